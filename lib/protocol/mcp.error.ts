@@ -1,0 +1,100 @@
+import { JsonRpcErrorCode, SUPPORTED_PROTOCOL_VERSIONS } from './protocol.constants.js';
+import type { ClientCapabilities, JsonRpcErrorObject } from './wire.types.js';
+
+/**
+ * An error that is answered as a JSON-RPC error. It carries its code and the HTTP status the
+ * Streamable HTTP transport must use, so the edge maps errors in one place.
+ * @publicApi
+ */
+export class McpError extends Error {
+  constructor(
+    readonly code: number,
+    message: string,
+    readonly data?: unknown,
+    readonly httpStatus = 200,
+  ) {
+    super(message);
+    this.name = new.target.name;
+  }
+
+  toJsonRpc(): JsonRpcErrorObject {
+    return this.data === undefined
+      ? { code: this.code, message: this.message }
+      : { code: this.code, message: this.message, data: this.data };
+  }
+}
+
+/** @publicApi */
+export class ParseError extends McpError {
+  constructor(message = 'Parse error: the body is not valid JSON') {
+    super(JsonRpcErrorCode.ParseError, message, undefined, 400);
+  }
+}
+
+/** @publicApi */
+export class InvalidRequestError extends McpError {
+  constructor(message: string) {
+    super(JsonRpcErrorCode.InvalidRequest, message, undefined, 400);
+  }
+}
+
+/** @publicApi */
+export class MethodNotFoundError extends McpError {
+  constructor(method: string) {
+    super(JsonRpcErrorCode.MethodNotFound, `Method not found: ${method}`, undefined, 404);
+  }
+}
+
+/**
+ * Invalid params. The spec fixes HTTP 400 for a malformed `_meta` envelope; other invalid params
+ * (unknown tool, bad cursor, bad requestState) are ordinary JSON-RPC errors answered with 200.
+ * @publicApi
+ */
+export class InvalidParamsError extends McpError {
+  constructor(message: string, data?: unknown, httpStatus = 200) {
+    super(JsonRpcErrorCode.InvalidParams, message, data, httpStatus);
+  }
+}
+
+/** @publicApi */
+export class InternalError extends McpError {
+  constructor(message = 'Internal error') {
+    super(JsonRpcErrorCode.InternalError, message, undefined, 500);
+  }
+}
+
+/** @publicApi */
+export class HeaderMismatchError extends McpError {
+  constructor(message: string) {
+    super(JsonRpcErrorCode.HeaderMismatch, `Header mismatch: ${message}`, undefined, 400);
+  }
+}
+
+/** @publicApi */
+export class MissingRequiredClientCapabilityError extends McpError {
+  constructor(readonly requiredCapabilities: ClientCapabilities) {
+    super(
+      JsonRpcErrorCode.MissingRequiredClientCapability,
+      `This request requires the client capabilities: ${Object.keys(requiredCapabilities).join(', ')}`,
+      { requiredCapabilities },
+      400,
+    );
+  }
+}
+
+/** @publicApi */
+export class UnsupportedProtocolVersionError extends McpError {
+  constructor(requested: string) {
+    super(
+      JsonRpcErrorCode.UnsupportedProtocolVersion,
+      'Unsupported protocol version',
+      { supported: [...SUPPORTED_PROTOCOL_VERSIONS], requested },
+      400,
+    );
+  }
+}
+
+/** True for errors that carry a JSON-RPC code (duck-typed so copies from other bundles work). */
+export function isMcpError(error: unknown): error is McpError {
+  return error instanceof McpError;
+}
