@@ -1,12 +1,14 @@
+import { IntrinsicException } from '@nestjs/common';
 import { JsonRpcErrorCode, SUPPORTED_PROTOCOL_VERSIONS } from './protocol.constants.js';
 import type { ClientCapabilities, JsonRpcErrorObject } from './wire.types.js';
 
 /**
  * An error that is answered as a JSON-RPC error. It carries its code and the HTTP status the
- * Streamable HTTP transport must use, so the edge maps errors in one place.
+ * Streamable HTTP transport must use, so the edge maps errors in one place. An IntrinsicException:
+ * it is an answer, not a fault, so Nest does not log it.
  * @publicApi
  */
-export class McpError extends Error {
+export class McpError extends IntrinsicException {
   constructor(
     readonly code: number,
     message: string,

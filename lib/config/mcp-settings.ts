@@ -1,0 +1,84 @@
+import type { McpModuleOptions } from '../interfaces/mcp-module-options.interface.js';
+import type { CacheScope, Implementation } from '../protocol/wire.types.js';
+import { DEFAULT_ENDPOINT, DEFAULT_MRTR_TTL, DEFAULT_PAGE_SIZE } from '../mcp.constants.js';
+import { parseIsoDuration } from '../mrtr/iso-duration.util.js';
+
+/** What the module runs with: explicit options, then `mocapi.*` config, then defaults. @internal */
+export interface McpSettings {
+  serverInfo: Implementation;
+  instructions?: string;
+  endpoint: string;
+  /** `undefined` = the localhost default. */
+  allowedOrigins: readonly string[] | undefined;
+  /** `undefined` = any host (Origin is what stops DNS rebinding). */
+  allowedHosts: readonly string[] | undefined;
+  pageSize: number;
+  mrtr: { secret: string | undefined; ttlMs: number; ttl: string };
+  cache: { ttlMs: number; cacheScope: CacheScope };
+}
+
+/** The part of `ConfigService` the module needs. */
+export interface ConfigReader {
+  get(key: string): unknown;
+}
+
+/**
+ * Reads one `mocapi.*` key: first as written (`mocapi.mrtr.ttl`, as loaded by `registerAs` or a
+ * config factory), then as the environment variable form (`MOCAPI_MRTR_TTL`) so `.env` files work.
+ */
+function readConfig(config: ConfigReader | undefined, key: string): string | undefined {
+  if (!config) return undefined;
+  const envKey = key.toUpperCase().replace(/[.-]/g, '_');
+  for (const candidate of [key, envKey]) {
+    const value = config.get(candidate);
+    if (value !== undefined && value !== null && value !== '') return String(value);
+  }
+  return undefined;
+}
+
+function list(value: string | undefined): string[] | undefined {
+  return value?.split(',').map((item) => item.trim()).filter(Boolean);
+}
+
+function positiveInteger(value: string | number | undefined, key: string, fallback: number, allowZero = false): number {
+  if (value === undefined) return fallback;
+  const number = Number(value);
+  if (!Number.isInteger(number) || number < (allowZero ? 0 : 1)) {
+    throw new Error(`${key} must be a ${allowZero ? 'non-negative' : 'positive'} integer; got "${value}"`);
+  }
+  return number;
+}
+
+export function resolveMcpSettings(options: McpModuleOptions = {}, config?: ConfigReader): McpSettings {
+  const read = (key: string) => readConfig(config, key);
+  const endpoint = options.endpoint ?? read('mocapi.endpoint') ?? DEFAULT_ENDPOINT;
+  const ttl = options.mrtr?.ttl ?? read('mocapi.mrtr.ttl') ?? DEFAULT_MRTR_TTL;
+  let ttlMs: number;
+  try {
+    ttlMs = parseIsoDuration(ttl);
+  } catch (error) {
+    throw new Error(`mocapi.mrtr.ttl: ${(error as Error).message}`);
+  }
+  const cacheScope = (options.cache?.cacheScope ?? read('mocapi.cache.scope') ?? 'private') as CacheScope;
+  if (cacheScope !== 'public' && cacheScope !== 'private') {
+    throw new Error(`mocapi.cache.scope must be "public" or "private"; got "${cacheScope}"`);
+  }
+  const title = options.title ?? read('mocapi.server.title');
+  return {
+    serverInfo: {
+      name: options.name ?? read('mocapi.server.name') ?? 'nest-mcp-server',
+      version: options.version ?? read('mocapi.server.version') ?? '0.0.0',
+      ...(title ? { title } : {}),
+    },
+    instructions: options.instructions ?? read('mocapi.server.instructions'),
+    endpoint: endpoint.startsWith('/') ? endpoint : `/${endpoint}`,
+    allowedOrigins: options.allowedOrigins ?? list(read('mocapi.allowed-origins')),
+    allowedHosts: options.allowedHosts ?? list(read('mocapi.allowed-hosts')),
+    pageSize: positiveInteger(options.pageSize ?? read('mocapi.page-size'), 'mocapi.page-size', DEFAULT_PAGE_SIZE),
+    mrtr: { secret: options.mrtr?.secret ?? read('mocapi.mrtr.secret'), ttlMs, ttl },
+    cache: {
+      ttlMs: positiveInteger(options.cache?.ttlMs ?? read('mocapi.cache.ttl-ms'), 'mocapi.cache.ttl-ms', 0, true),
+      cacheScope,
+    },
+  };
+}

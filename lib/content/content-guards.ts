@@ -1,0 +1,76 @@
+import type { CallToolResult, ContentBlock } from '../protocol/wire.types.js';
+import { isAnnotations } from './annotations.js';
+
+type Fields = Record<string, unknown>;
+
+function isObject(value: unknown): value is Fields {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function optional(value: unknown, check: (v: unknown) => boolean): boolean {
+  return value === undefined || check(value);
+}
+
+const isString = (v: unknown): boolean => typeof v === 'string';
+
+/** Fields every block may carry. */
+function hasValidCommon(block: Fields): boolean {
+  return optional(block.annotations, isAnnotations) && optional(block._meta, isObject);
+}
+
+function isResourceContents(value: unknown): boolean {
+  if (!isObject(value) || typeof value.uri !== 'string' || !optional(value.mimeType, isString) || !optional(value._meta, isObject)) {
+    return false;
+  }
+  // Exactly one of text/blob: a block with both is ambiguous to a client.
+  return (typeof value.text === 'string') !== (typeof value.blob === 'string') && (value.text === undefined || value.blob === undefined);
+}
+
+function isIcon(value: unknown): boolean {
+  return isObject(value) && typeof value.src === 'string';
+}
+
+/**
+ * True when `value` is a well-formed content block of one of the five kinds (text, image, audio,
+ * resource_link, resource), with the fields its `type` requires and optional fields of the right types.
+ * @publicApi
+ */
+export function isContentBlock(value: unknown): value is ContentBlock {
+  if (!isObject(value) || !hasValidCommon(value)) return false;
+  switch (value.type) {
+    case 'text':
+      return typeof value.text === 'string';
+    case 'image':
+    case 'audio':
+      return typeof value.data === 'string' && typeof value.mimeType === 'string';
+    case 'resource_link':
+      return (
+        typeof value.uri === 'string' &&
+        typeof value.name === 'string' &&
+        optional(value.title, isString) &&
+        optional(value.description, isString) &&
+        optional(value.mimeType, isString) &&
+        optional(value.size, (v) => Number.isSafeInteger(v) && (v as number) >= 0) &&
+        optional(value.icons, (v) => Array.isArray(v) && v.every(isIcon))
+      );
+    case 'resource':
+      return isResourceContents(value.resource);
+    default:
+      return false;
+  }
+}
+
+/**
+ * True when `value` looks like a tool result a handler built itself: an object whose `content` is an
+ * array of content blocks (and whose `isError`, if present, is a boolean). `resultType` is not required,
+ * since the framework adds it.
+ * @publicApi
+ */
+export function isCallToolResultLike(value: unknown): value is Omit<CallToolResult, 'resultType'> & { resultType?: string } {
+  return (
+    isObject(value) &&
+    Array.isArray(value.content) &&
+    value.content.every(isContentBlock) &&
+    optional(value.isError, (v) => typeof v === 'boolean')
+  );
+}

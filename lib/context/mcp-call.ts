@@ -1,0 +1,19 @@
+import type { RequestMeta } from '../protocol/request-meta.js';
+import type { JsonRpcNotification, JsonRpcRequest } from '../protocol/wire.types.js';
+import type { ProgressSink } from '../progress/index.js';
+
+/**
+ * One JSON-RPC request being served: its envelope, its cancellation signal and the way back to
+ * the client for request-scoped notifications. Made by the dispatcher. @internal
+ */
+export interface McpCall {
+  request: JsonRpcRequest;
+  meta: RequestMeta;
+  signal: AbortSignal;
+  /** Sends a notification on this request's own response stream. */
+  notify(notification: JsonRpcNotification): void;
+  /** Sends `notifications/progress` when the request carried a progressToken, else does nothing. */
+  progressSink: ProgressSink;
+  /** The HTTP request when served over HTTP. */
+  httpRequest?: unknown;
+}

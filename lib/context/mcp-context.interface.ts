@@ -1,0 +1,69 @@
+import type { ElicitResult } from '../elicitation/elicit-result.js';
+import type { ElicitationSchemaBuilder } from '../elicitation/elicitation-schema.builder.js';
+import type { ProgressSource } from '../progress/index.js';
+import type {
+  ClientCapabilities,
+  ElicitRequestFormParams,
+  Implementation,
+  InputRequests,
+  InputResponses,
+  JsonObject,
+  RequestId,
+} from '../protocol/wire.types.js';
+
+/** A form for `elicit()`: a builder callback or a ready `requestedSchema`. @publicApi */
+export type ElicitationForm =
+  | ((schema: ElicitationSchemaBuilder) => ElicitationSchemaBuilder)
+  | ElicitRequestFormParams['requestedSchema'];
+
+/** @publicApi */
+export interface ElicitOptions {
+  /** The `inputRequests` key; defaults to `elicitation-<position>`. */
+  key?: string;
+}
+
+/**
+ * Asks the user for input by multi round-trip requests. The first unanswered question ends the
+ * handler run; the client retries with the answer and the handler runs again from the top, where
+ * answered questions return at once. Keep code before the last `elicit()` idempotent.
+ * @publicApi
+ */
+export interface McpElicitor {
+  /** Asks with a form; resolves with the user's answer (accept, decline or cancel). */
+  elicit(message: string, form: ElicitationForm, options?: ElicitOptions): Promise<ElicitResult>;
+  /** Asks the user to open a URL (URL mode); `accept` means the user agreed to open it. */
+  elicitUrl(message: string, url: string, options?: ElicitOptions): Promise<ElicitResult>;
+  /**
+   * The general primitive: asks for several inputs in one round, any kind the protocol defines
+   * (`elicitation/create`, and the deprecated `sampling/createMessage` and `roots/list`). Each
+   * kind's client capability is checked (-32021 when missing).
+   */
+  requestInputs(requests: InputRequests): Promise<InputResponses>;
+}
+
+/** What every handler context tells about the request. @publicApi */
+export interface McpRequestInfo {
+  readonly requestId: RequestId;
+  readonly protocolVersion: string;
+  readonly clientInfo: Implementation | undefined;
+  readonly clientCapabilities: ClientCapabilities;
+  /** The request's whole `_meta` (trace context, extensions). */
+  readonly meta: JsonObject;
+  /** Fires when the client goes away or cancels the request. */
+  readonly signal: AbortSignal;
+}
+
+/** @publicApi */
+export interface McpToolContext extends McpElicitor, ProgressSource, McpRequestInfo {
+  readonly toolName: string;
+}
+
+/** @publicApi */
+export interface McpPromptContext extends McpElicitor, ProgressSource, McpRequestInfo {
+  readonly promptName: string;
+}
+
+/** @publicApi */
+export interface McpResourceContext extends McpElicitor, ProgressSource, McpRequestInfo {
+  readonly uri: string;
+}

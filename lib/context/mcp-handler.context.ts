@@ -1,0 +1,115 @@
+import { ElicitResult } from '../elicitation/elicit-result.js';
+import { ElicitationSchemaBuilder } from '../elicitation/elicitation-schema.builder.js';
+import type { InputRounds } from '../mrtr/input-rounds.js';
+import { createProgressSource, type ProgressSource } from '../progress/index.js';
+import type {
+  ClientCapabilities,
+  ElicitRequestFormParams,
+  Implementation,
+  InputRequests,
+  InputResponses,
+  JsonObject,
+  RequestId,
+} from '../protocol/wire.types.js';
+import type {
+  ElicitationForm,
+  ElicitOptions,
+  McpPromptContext,
+  McpResourceContext,
+  McpToolContext,
+} from './mcp-context.interface.js';
+import type { McpCall } from './mcp-call.js';
+
+/**
+ * The one context class behind `McpToolContext`, `McpPromptContext` and `McpResourceContext`.
+ * Made per handler run; closed when the run settles, after which asking throws.
+ */
+export class McpHandlerContext implements McpToolContext, McpPromptContext, McpResourceContext {
+  private readonly progress: ProgressSource;
+  private settled = false;
+  private position = 0;
+
+  constructor(
+    private readonly call: McpCall,
+    private readonly rounds: InputRounds,
+    /** Tool name, prompt name or resource URI. */
+    readonly target: string,
+  ) {
+    this.progress = createProgressSource(call.progressSink);
+  }
+
+  get toolName(): string {
+    return this.target;
+  }
+  get promptName(): string {
+    return this.target;
+  }
+  get uri(): string {
+    return this.target;
+  }
+  get requestId(): RequestId {
+    return this.call.request.id;
+  }
+  get protocolVersion(): string {
+    return this.call.meta.protocolVersion;
+  }
+  get clientInfo(): Implementation | undefined {
+    return this.call.meta.clientInfo;
+  }
+  get clientCapabilities(): ClientCapabilities {
+    return this.call.meta.clientCapabilities;
+  }
+  get meta(): JsonObject {
+    return this.call.meta.raw;
+  }
+  get signal(): AbortSignal {
+    return this.call.signal;
+  }
+
+  countingProgress(total: number) {
+    return this.progress.countingProgress(total);
+  }
+  longProgress(total: number | null) {
+    return this.progress.longProgress(total);
+  }
+  doubleProgress(total: number | null) {
+    return this.progress.doubleProgress(total);
+  }
+  percentProgress() {
+    return this.progress.percentProgress();
+  }
+
+  async elicit(message: string, form: ElicitationForm, options: ElicitOptions = {}): Promise<ElicitResult> {
+    const requestedSchema: ElicitRequestFormParams['requestedSchema'] =
+      typeof form === 'function' ? form(new ElicitationSchemaBuilder()).build() : form;
+    const key = options.key ?? `elicitation-${this.position + 1}`;
+    const responses = this.ask({ [key]: { method: 'elicitation/create', params: { mode: 'form', message, requestedSchema } } });
+    return new ElicitResult(responses[key] as never);
+  }
+
+  async elicitUrl(message: string, url: string, options: ElicitOptions = {}): Promise<ElicitResult> {
+    const key = options.key ?? `elicitation-${this.position + 1}`;
+    const responses = this.ask({ [key]: { method: 'elicitation/create', params: { mode: 'url', message, url } } });
+    return new ElicitResult(responses[key] as never);
+  }
+
+  async requestInputs(requests: InputRequests): Promise<InputResponses> {
+    return this.ask(requests);
+  }
+
+  /** Called by the dispatcher when the handler run has settled. @internal */
+  close(): void {
+    this.settled = true;
+  }
+
+  private ask(requests: InputRequests): InputResponses {
+    if (this.settled) {
+      throw new Error(
+        'elicit() was called after the handler settled (from a detached promise or a callback); ' +
+          'await every elicit() inside the handler itself',
+      );
+    }
+    this.position++;
+    return this.rounds.ask(requests);
+  }
+}

@@ -1,0 +1,12 @@
+import { SetMetadata } from '@nestjs/common';
+import { MCP_COMPLETE_METADATA } from '../mcp.constants.js';
+import type { McpCompleteOptions } from '../interfaces/handler-metadata.interface.js';
+
+/**
+ * Marks a provider method as the completion source of one prompt argument or template variable.
+ * The method receives `(value: string, context: { arguments: Record<string, string> })` and
+ * returns the candidate values (at most 100 are sent), or `{ values, total?, hasMore? }`.
+ * Enum-typed arguments complete by themselves, without such a method.
+ * @publicApi
+ */
+export const McpComplete = (options: McpCompleteOptions): MethodDecorator => SetMetadata(MCP_COMPLETE_METADATA, options);

@@ -1,0 +1,349 @@
+import { Injectable, Logger, type OnModuleInit } from '@nestjs/common';
+import { ContextIdFactory, DiscoveryService, ExternalContextCreator, MetadataScanner, ModuleRef } from '@nestjs/core';
+import { Injector } from '@nestjs/core/injector/injector.js';
+import type { InstanceWrapper } from '@nestjs/core/injector/instance-wrapper.js';
+import { createMcpParamDecorator } from '../decorators/param.utils.js';
+import { McpParamtype } from '../enums/mcp-paramtype.enum.js';
+import type {
+  McpCompleteOptions,
+  McpPromptMetadata,
+  McpResourceOptions,
+  McpResourceTemplateOptions,
+  McpToolMetadata,
+} from '../interfaces/handler-metadata.interface.js';
+import { MCP_CONTEXT_TYPE, MCP_PARAM_ARGS_METADATA } from '../mcp.constants.js';
+import { INVALID_HEADER_PARAM, INVALID_RESOURCE, INVALID_TOOL_NAME, MISSING_DESCRIPTION, MIXED_ARGUMENT_STYLES } from '../mcp.messages.js';
+import type { JsonSchemaObject, Prompt, PromptArgument, Tool } from '../protocol/wire.types.js';
+import {
+  ArgumentValidator,
+  assertObjectRootSchema,
+  assertValidSchema,
+  composeObjectSchema,
+  dtoToJsonSchema,
+  schemaForDesignType,
+} from '../schema/index.js';
+import { McpMetadataAccessor, type McpParamMetadata } from './mcp-metadata.accessor.js';
+import { McpParamsFactory, type McpInvocation } from './mcp-params.factory.js';
+import { McpRegistry } from './mcp.registry.js';
+import {
+  completionKey,
+  type RegisteredCompletion,
+  type RegisteredPrompt,
+  type RegisteredResource,
+  type RegisteredResourceTemplate,
+  type RegisteredTool,
+} from './registered-handlers.js';
+import { UriTemplate } from './uri-template.js';
+
+const TOOL_NAME = /^[A-Za-z0-9_.-]{1,64}$/;
+const BUILT_IN_TYPES: readonly unknown[] = [String, Number, Boolean, Object, Array, Date, Promise, Function, Symbol, BigInt, Map, Set];
+
+/** A class that can describe arguments: any user class, not a built-in. */
+export function isDtoClass(type: unknown): type is Function {
+  return typeof type === 'function' && !BUILT_IN_TYPES.includes(type);
+}
+
+/** A provider method found at start-up, with everything needed to call it. @internal */
+export interface DiscoveredMethod {
+  wrapper: InstanceWrapper;
+  instance: object;
+  prototype: object;
+  methodName: string;
+  classRef: Function;
+  source: string;
+}
+
+/**
+ * Finds `@McpTool` (and the other handler decorators) on provider and controller methods at
+ * start-up, builds their schemas once and registers ready-to-call handlers. Each handler is
+ * invoked through Nest's ExternalContextCreator, so guards, interceptors, pipes and filters apply.
+ * @internal
+ */
+@Injectable()
+export class McpExplorer implements OnModuleInit {
+  private readonly logger = new Logger('McpModule');
+  private readonly paramsFactory = new McpParamsFactory();
+  private readonly injector = new Injector();
+
+  constructor(
+    private readonly discovery: DiscoveryService,
+    private readonly scanner: MetadataScanner,
+    private readonly accessor: McpMetadataAccessor,
+    private readonly externalContextCreator: ExternalContextCreator,
+    private readonly moduleRef: ModuleRef,
+    private readonly registry: McpRegistry,
+  ) {}
+
+  onModuleInit(): void {
+    for (const method of this.discoverMethods()) {
+      const handler = (method.prototype as Record<string, Function>)[method.methodName];
+      const tool = this.accessor.getToolMetadata(handler);
+      if (tool) this.registry.registerTool(this.createTool(method, tool));
+      const prompt = this.accessor.getPromptMetadata(handler);
+      if (prompt) this.registry.registerPrompt(this.createPrompt(method, prompt));
+      const resource = this.accessor.getResourceMetadata(handler);
+      if (resource) this.registry.registerResource(this.createResource(method, resource));
+      const template = this.accessor.getResourceTemplateMetadata(handler);
+      if (template) this.registry.registerResourceTemplate(this.createResourceTemplate(method, template));
+      const completion = this.accessor.getCompleteMetadata(handler);
+      if (completion) this.registry.registerCompletion(this.createCompletion(method, completion));
+    }
+    const registry = this.registry;
+    this.logger.log(
+      `Mapped ${registry.listTools().length} tool(s), ${registry.listPrompts().length} prompt(s), ` +
+        `${registry.listResources().length} resource(s), ${registry.listResourceTemplates().length} resource template(s)`,
+    );
+  }
+
+  /** Every method of every provider and controller instance (aliases and value providers of primitives skipped). */
+  discoverMethods(): DiscoveredMethod[] {
+    const found: DiscoveredMethod[] = [];
+    for (const wrapper of [...this.discovery.getProviders(), ...this.discovery.getControllers()]) {
+      const { instance } = wrapper;
+      if (wrapper.isAlias || !instance || typeof instance !== 'object') continue;
+      const prototype = Object.getPrototypeOf(instance);
+      if (!prototype || prototype === Object.prototype) continue;
+      // Factory and value providers have no metatype of their own: the instance's class is the truth.
+      const classRef = instance.constructor as Function;
+      for (const methodName of this.scanner.getAllMethodNames(prototype)) {
+        found.push({ wrapper, instance, prototype, methodName, classRef, source: `${classRef.name}.${methodName}()` });
+      }
+    }
+    return found;
+  }
+
+  private createTool(method: DiscoveredMethod, metadata: McpToolMetadata): RegisteredTool {
+    const { source } = method;
+    if (!TOOL_NAME.test(metadata.name)) throw new Error(INVALID_TOOL_NAME(metadata.name, source));
+    if (!metadata.description?.trim()) throw new Error(MISSING_DESCRIPTION('tool', source));
+
+    const { inputSchema, dto, headerParams } = this.buildInputSchema(method, metadata.inputSchema);
+    const outputSchema = this.buildOutputSchema(method, metadata.output);
+    const definition: Tool = {
+      name: metadata.name,
+      ...(metadata.title ? { title: metadata.title } : {}),
+      description: metadata.description,
+      inputSchema,
+      ...(outputSchema ? { outputSchema } : {}),
+      ...(metadata.annotations ? { annotations: metadata.annotations } : {}),
+      ...(metadata.icons ? { icons: metadata.icons } : {}),
+      ...(metadata._meta ? { _meta: metadata._meta } : {}),
+    };
+    return {
+      definition,
+      source,
+      validator: new ArgumentValidator(inputSchema),
+      dto,
+      headerParams,
+      invoke: this.createInvoker(method),
+    };
+  }
+
+  private createPrompt(method: DiscoveredMethod, metadata: McpPromptMetadata): RegisteredPrompt {
+    if (!metadata.description?.trim()) throw new Error(MISSING_DESCRIPTION('prompt', method.source));
+    const { schemas, required, dto, descriptions } = this.stringArguments(method);
+    const promptArguments: PromptArgument[] = Object.keys(schemas).map((name) => ({
+      name,
+      ...(descriptions[name] ? { description: descriptions[name] } : {}),
+      required: required.has(name),
+    }));
+    const definition: Prompt = {
+      name: metadata.name,
+      ...(metadata.title ? { title: metadata.title } : {}),
+      description: metadata.description,
+      ...(promptArguments.length ? { arguments: promptArguments } : {}),
+      ...(metadata.icons ? { icons: metadata.icons } : {}),
+      ...(metadata._meta ? { _meta: metadata._meta } : {}),
+    };
+    return { definition, source: method.source, argumentSchemas: schemas, dto, invoke: this.createInvoker(method) };
+  }
+
+  private createResource(method: DiscoveredMethod, metadata: McpResourceOptions): RegisteredResource {
+    const { cache, ...definition } = metadata;
+    if (!URL.canParse(definition.uri)) throw new Error(INVALID_RESOURCE(method.source, `"${definition.uri}" is not an absolute URI`));
+    return { definition, source: method.source, cache, invoke: this.createInvoker(method) };
+  }
+
+  private createResourceTemplate(method: DiscoveredMethod, metadata: McpResourceTemplateOptions): RegisteredResourceTemplate {
+    const { cache, ...definition } = metadata;
+    const template = new UriTemplate(metadata.uriTemplate);
+    const { schemas } = this.stringArguments(method);
+    const unknown = Object.keys(schemas).filter((name) => !template.variables.includes(name));
+    if (unknown.length > 0) {
+      throw new Error(INVALID_RESOURCE(method.source, `@McpArg ${unknown.join(', ')} is not a variable of "${metadata.uriTemplate}"`));
+    }
+    const variableSchemas = Object.fromEntries(template.variables.map((name) => [name, schemas[name] ?? { type: 'string' }]));
+    return { definition, source: method.source, template, variableSchemas, cache, invoke: this.createInvoker(method) };
+  }
+
+  private createCompletion(method: DiscoveredMethod, metadata: McpCompleteOptions): RegisteredCompletion {
+    const ref = metadata.prompt !== undefined
+      ? { type: 'prompt' as const, id: metadata.prompt }
+      : metadata.resourceTemplate !== undefined
+        ? { type: 'resource' as const, id: metadata.resourceTemplate }
+        : undefined;
+    if (!ref) throw new Error(`@McpComplete() on ${method.source} needs a prompt or a resourceTemplate`);
+    // The method takes (value, context); those two positions are filled in by the params factory.
+    if (this.accessor.getParams(method.classRef, method.methodName).length === 0) {
+      createMcpParamDecorator(McpParamtype.ARG)('value')(method.prototype, method.methodName, 0);
+      createMcpParamDecorator(McpParamtype.ARG)('context')(method.prototype, method.methodName, 1);
+    }
+    const invoke = this.createInvoker(method);
+    return {
+      key: completionKey(ref, metadata.argument),
+      source: method.source,
+      complete: (value, contextArguments) =>
+        invoke({
+          request: { jsonrpc: '2.0', id: 0, method: 'completion/complete' },
+          arguments: { value, context: { arguments: contextArguments } },
+          context: undefined as never,
+        }),
+    };
+  }
+
+  /**
+   * Arguments that arrive as strings (prompt arguments, template variables): their schemas (for
+   * conversion and enum completion), which are required, and their descriptions.
+   */
+  private stringArguments(method: DiscoveredMethod): {
+    schemas: Record<string, JsonSchemaObject>;
+    required: Set<string>;
+    descriptions: Record<string, string>;
+    dto?: Function;
+  } {
+    const { inputSchema, dto } = this.buildInputSchema(method);
+    const properties = (inputSchema.properties ?? {}) as Record<string, JsonSchemaObject>;
+    const descriptions: Record<string, string> = {};
+    for (const [name, schema] of Object.entries(properties)) {
+      if (typeof schema.description === 'string') descriptions[name] = schema.description;
+    }
+    return { schemas: properties, required: new Set((inputSchema.required as string[] | undefined) ?? []), descriptions, dto };
+  }
+
+  /** The arguments' JSON Schema, generated once from the DTO or the named parameters. */
+  buildInputSchema(
+    method: DiscoveredMethod,
+    explicit?: JsonSchemaObject & { type: 'object' },
+  ): { inputSchema: Tool['inputSchema']; dto?: Function; headerParams?: Map<string, string> } {
+    const { classRef, prototype, methodName, source } = method;
+    const types = this.accessor.getParamTypes(prototype, methodName);
+    let params = this.accessor.getParams(classRef, methodName);
+    if (explicit) {
+      assertValidSchema(explicit, source);
+      assertObjectRootSchema(explicit, source);
+      return { inputSchema: explicit };
+    }
+    const isArgument = (param: McpParamMetadata) => param.type === McpParamtype.ARGS || param.type === McpParamtype.ARG;
+    if (!params.some(isArgument)) {
+      // Convenience: a single undecorated DTO parameter takes the arguments, as if it had @McpArgs().
+      const decorated = new Set(params.map((param) => param.index));
+      const candidates = types.map((type, index) => ({ type, index })).filter(({ index }) => !decorated.has(index));
+      if (candidates.length === 1 && isDtoClass(candidates[0].type)) {
+        createMcpParamDecorator(McpParamtype.ARGS)()(prototype, methodName, candidates[0].index);
+        params = this.accessor.getParams(classRef, methodName);
+      }
+    }
+    const whole = params.filter((param) => param.type === McpParamtype.ARGS);
+    const named = params.filter((param) => param.type === McpParamtype.ARG);
+    if (whole.length > 0 && named.length > 0) throw new Error(MIXED_ARGUMENT_STYLES(source));
+    if (whole.length > 0) {
+      const type = types[whole[0].index];
+      if (isDtoClass(type)) return { inputSchema: dtoToJsonSchema(type) as Tool['inputSchema'], dto: type };
+      return { inputSchema: { type: 'object' } };
+    }
+    if (named.length === 0) return { inputSchema: composeObjectSchema([], { additionalProperties: false }) };
+    const options = this.accessor.getArgOptions(classRef, methodName);
+    const args = named.map((param) => {
+      const argOptions = options[param.index] ?? {};
+      return {
+        name: String(param.data),
+        schema: schemaForDesignType(types[param.index], argOptions),
+        required: argOptions.required !== false,
+        header: argOptions.header,
+      };
+    });
+    const headerParams = headerParameters(args, source);
+    const inputSchema = composeObjectSchema(
+      args.map(({ name, schema, required, header }) => ({ name, required, schema: header ? { ...schema, 'x-mcp-header': header } : schema })),
+      { where: source },
+    ) as Tool['inputSchema'];
+    assertValidSchema(inputSchema, source);
+    return { inputSchema, headerParams };
+  }
+
+  private buildOutputSchema(method: DiscoveredMethod, output: McpToolMetadata['output']): JsonSchemaObject | undefined {
+    if (output && typeof output === 'object') {
+      assertValidSchema(output, method.source);
+      return output;
+    }
+    const type = output ?? this.accessor.getReturnType(method.prototype, method.methodName);
+    return isDtoClass(type) ? dtoToJsonSchema(type) : undefined;
+  }
+
+  /**
+   * Wraps the method with Nest's enhancers. Static providers are wrapped once; request-scoped ones
+   * get a fresh instance per call, with `REQUEST` bound to the HTTP request (or the MCP request).
+   */
+  createInvoker(method: DiscoveredMethod): (invocation: McpInvocation) => Promise<unknown> {
+    const { wrapper, instance, prototype, methodName } = method;
+    const callback = (prototype as Record<string, (...args: unknown[]) => unknown>)[methodName];
+    const create = (target: object, contextId?: ReturnType<typeof ContextIdFactory.create>) =>
+      this.externalContextCreator.create(
+        target,
+        callback,
+        methodName,
+        MCP_PARAM_ARGS_METADATA,
+        this.paramsFactory,
+        contextId,
+        contextId ? wrapper.id : undefined,
+        // Filters off: errors come back to the method handlers, which answer and log them once.
+        { guards: true, interceptors: true, filters: false },
+        MCP_CONTEXT_TYPE,
+      );
+    if (wrapper.isDependencyTreeStatic() && !wrapper.isTransient) {
+      const handler = create(instance);
+      return (invocation) => handler(invocation);
+    }
+    if (wrapper.isDependencyTreeStatic()) {
+      // A transient provider: MCP gets one instance of its own, made on first use.
+      let handler: Promise<(invocation: McpInvocation) => Promise<unknown>> | undefined;
+      return async (invocation) => {
+        handler ??= this.injector
+          .loadPerContext(instance, wrapper.host!, wrapper.host!.providers, ContextIdFactory.create(), wrapper)
+          .then((own) => create(own as object));
+        return (await handler)(invocation);
+      };
+    }
+    return async (invocation) => {
+      const request = invocation.httpRequest ?? invocation.request;
+      const contextId = ContextIdFactory.getByRequest(request as object);
+      this.moduleRef.registerRequestByContextId(request, contextId);
+      const scoped = await this.injector.loadPerContext(instance, wrapper.host!, wrapper.host!.providers, contextId, wrapper);
+      return create(scoped as object, contextId)(invocation);
+    };
+  }
+}
+
+/** RFC 9110 token characters: what an `x-mcp-header` name may use. */
+const HEADER_TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+const HEADER_TYPES = new Set(['string', 'integer', 'boolean']);
+
+/** Checks the `header` options (SEP-2243 rules) and maps each mirrored property to its header name. */
+function headerParameters(
+  args: { name: string; schema: JsonSchemaObject; header?: string }[],
+  source: string,
+): Map<string, string> | undefined {
+  const headers = new Map<string, string>();
+  const seen = new Set<string>();
+  for (const { name, schema, header } of args) {
+    if (header === undefined) continue;
+    if (!HEADER_TOKEN.test(header)) throw new Error(INVALID_HEADER_PARAM(source, name, 'the header name must be an HTTP token'));
+    if (!HEADER_TYPES.has(schema.type as string)) {
+      throw new Error(INVALID_HEADER_PARAM(source, name, 'only string, integer and boolean arguments can be mirrored'));
+    }
+    if (seen.has(header.toLowerCase())) throw new Error(INVALID_HEADER_PARAM(source, name, `header "${header}" is used twice`));
+    seen.add(header.toLowerCase());
+    headers.set(name, header);
+  }
+  return headers.size > 0 ? headers : undefined;
+}

@@ -1,0 +1,18 @@
+/**
+ * nest-mcp: serve the Model Context Protocol (2026-07-28) from a NestJS application.
+ * @publicApi
+ */
+export { McpModule } from './mcp.module.js';
+export { MCP_MODULE_OPTIONS } from './mcp.module-definition.js';
+export { MCP_CONTEXT_TYPE } from './mcp.constants.js';
+export * from './decorators/index.js';
+export * from './interfaces/index.js';
+export * from './context/index.js';
+export { McpRegistry, type McpListKind } from './discovery/mcp.registry.js';
+export { McpDispatcher } from './server/mcp.dispatcher.js';
+export { ElicitResult, ElicitationSchemaBuilder } from './elicitation/index.js';
+export { InputRequiredSignal, isInputRequiredSignal } from './mrtr/input-required.signal.js';
+export * from './progress/index.js';
+export * from './content/index.js';
+export { McpField } from './schema/index.js';
+export * from './protocol/index.js';

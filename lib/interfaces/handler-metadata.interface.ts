@@ -1,0 +1,106 @@
+import type { Annotations, CacheScope, Icon, JsonObject, JsonSchemaObject, ToolAnnotations } from '../protocol/wire.types.js';
+
+/** Caching hints a handler may set for its list entry or read result. @publicApi */
+export interface McpCacheOptions {
+  ttlMs?: number;
+  cacheScope?: CacheScope;
+}
+
+/** Options of `@McpTool()`. @publicApi */
+export interface McpToolOptions {
+  /** Tool name; defaults to the method name. 1–64 characters of `A-Z a-z 0-9 _ - .`. */
+  name?: string;
+  title?: string;
+  /** Required: models choose tools by their description. */
+  description: string;
+  annotations?: ToolAnnotations;
+  icons?: Icon[];
+  /**
+   * The structured result's schema: a DTO class or a raw JSON Schema. When omitted and the
+   * method's declared return type is a class, that class is used.
+   */
+  output?: Function | JsonSchemaObject;
+  /**
+   * A raw JSON Schema for the arguments, used verbatim instead of the generated one (for keywords a
+   * DTO cannot express: `$defs`, `if/then/else`, …). Arguments then reach the method through `@McpArgs()`.
+   */
+  inputSchema?: JsonSchemaObject & { type: 'object' };
+  _meta?: JsonObject;
+}
+
+/** Options of `@McpArg()` (one named argument of a tool, prompt or resource template). @publicApi */
+export interface McpArgOptions {
+  description?: string;
+  title?: string;
+  /** Defaults to true for tools and prompts. */
+  required?: boolean;
+  /** A TS enum object or a list of allowed values. */
+  enum?: object | readonly (string | number)[];
+  /** The item class or primitive constructor of an array parameter. */
+  items?: Function;
+  /** A raw JSON Schema for this argument, used verbatim. */
+  schema?: JsonSchemaObject;
+  /**
+   * Mirrors this (string, integer or boolean) tool argument into the `Mcp-Param-{header}` HTTP
+   * header (SEP-2243 `x-mcp-header`), so gateways can route on it. Never use it for secrets.
+   */
+  header?: string;
+}
+
+/** @internal what the tool decorator stores */
+export interface McpToolMetadata extends McpToolOptions {
+  name: string;
+}
+
+/** Options of `@McpPrompt()`. @publicApi */
+export interface McpPromptOptions {
+  /** Prompt name; defaults to the method name. */
+  name?: string;
+  title?: string;
+  /** Required: clients list prompts by it. */
+  description: string;
+  icons?: Icon[];
+  _meta?: JsonObject;
+}
+
+/** @internal */
+export interface McpPromptMetadata extends McpPromptOptions {
+  name: string;
+}
+
+/** Fields shared by `@McpResource()` and `@McpResourceTemplate()`. @publicApi */
+export interface McpResourceCommonOptions {
+  /** Resource name (required by the protocol). */
+  name: string;
+  title?: string;
+  description?: string;
+  mimeType?: string;
+  annotations?: Annotations;
+  icons?: Icon[];
+  /** Caching hints of `resources/read` for this resource (SEP-2549); defaults to the module's. */
+  cache?: McpCacheOptions;
+  _meta?: JsonObject;
+}
+
+/** Options of `@McpResource()`: one resource at a fixed URI. @publicApi */
+export interface McpResourceOptions extends McpResourceCommonOptions {
+  uri: string;
+  /** Size in bytes, if known. */
+  size?: number;
+}
+
+/** Options of `@McpResourceTemplate()`: a family of resources under an RFC 6570 URI template. @publicApi */
+export interface McpResourceTemplateOptions extends McpResourceCommonOptions {
+  /** e.g. `users://{id}/profile`; each variable is injected with `@McpArg('id')`. */
+  uriTemplate: string;
+}
+
+/** What a completion provider completes: one argument of a prompt or of a resource template. @publicApi */
+export interface McpCompleteOptions {
+  /** The prompt name (`ref/prompt`). */
+  prompt?: string;
+  /** The URI template (`ref/resource`). */
+  resourceTemplate?: string;
+  /** The argument (or template variable) to complete. */
+  argument: string;
+}

@@ -1,0 +1,51 @@
+import type { CacheScope } from '../protocol/wire.types.js';
+
+/**
+ * Options of `McpModule.forRoot()` / `forRootAsync()`. Every field is optional: what is not
+ * given here is read from `ConfigService` (`mocapi.*` keys), then falls back to the defaults.
+ * @publicApi
+ */
+export interface McpModuleOptions {
+  /** Server name in `serverInfo`. Config: `mocapi.server.name`. Default: the package name or `nest-mcp-server`. */
+  name?: string;
+  /** Server version in `serverInfo`. Config: `mocapi.server.version`. Default `0.0.0`. */
+  version?: string;
+  /** Display title in `serverInfo`. Config: `mocapi.server.title`. */
+  title?: string;
+  /** Guidance for the model, returned by `server/discover`. Config: `mocapi.server.instructions`. */
+  instructions?: string;
+  /** Path of the MCP endpoint. Config: `mocapi.endpoint`. Default `/mcp`. */
+  endpoint?: string;
+  /**
+   * Origins allowed to call the endpoint (DNS-rebinding protection). Config: `mocapi.allowed-origins`
+   * (comma-separated). Default: any origin whose host is localhost, 127.0.0.1 or [::1].
+   * `'*'` allows every origin.
+   */
+  allowedOrigins?: string[];
+  /** Hosts (`Host` header, port ignored) allowed. Config: `mocapi.allowed-hosts`. Default: any host. */
+  allowedHosts?: string[];
+  /** Page size of the list methods. Config: `mocapi.page-size`. Default 100. */
+  pageSize?: number;
+  /** Multi round-trip request (elicitation) settings. */
+  mrtr?: {
+    /** Base64 256-bit key that encrypts `requestState`. Config: `mocapi.mrtr.secret`. Default: ephemeral, with a warning. */
+    secret?: string;
+    /** ISO-8601 duration a round trip may take. Config: `mocapi.mrtr.ttl`. Default `PT5M`. */
+    ttl?: string;
+  };
+  /** Caching hints (SEP-2549) on list and read results. */
+  cache?: {
+    /** Config: `mocapi.cache.ttl-ms`. Default 0. */
+    ttlMs?: number;
+    /** Config: `mocapi.cache.scope`. Default `private`. */
+    cacheScope?: CacheScope;
+  };
+}
+
+/**
+ * A class that builds the options, for `forRootAsync({ useClass })`.
+ * @publicApi
+ */
+export interface McpOptionsFactory {
+  createMcpOptions(): McpModuleOptions | Promise<McpModuleOptions>;
+}

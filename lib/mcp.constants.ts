@@ -1,0 +1,26 @@
+/** Metadata keys written by the method decorators. @internal */
+export const MCP_TOOL_METADATA = 'mcp:tool';
+export const MCP_PROMPT_METADATA = 'mcp:prompt';
+export const MCP_RESOURCE_METADATA = 'mcp:resource';
+export const MCP_RESOURCE_TEMPLATE_METADATA = 'mcp:resource_template';
+export const MCP_COMPLETE_METADATA = 'mcp:complete';
+
+/**
+ * Parameter decorators store their metadata under Nest's own route-arguments key, so that
+ * `createParamDecorator()` decorators and pipes work on MCP handlers just as on controllers.
+ * @internal
+ */
+export { ROUTE_ARGS_METADATA as MCP_PARAM_ARGS_METADATA } from '@nestjs/common/constants.js';
+
+/** DI token of the resolved settings (options ⊕ ConfigService ⊕ defaults). @internal */
+export const MCP_SETTINGS = Symbol('MCP_SETTINGS');
+/** DI token of the provider that points the controller at the configured endpoint. @internal */
+export const MCP_ENDPOINT_BINDING = Symbol('MCP_ENDPOINT_BINDING');
+
+/** The execution-context type that guards and interceptors see for MCP handlers. */
+export const MCP_CONTEXT_TYPE = 'mcp';
+
+export const DEFAULT_ENDPOINT = '/mcp';
+export const DEFAULT_PAGE_SIZE = 100;
+export const DEFAULT_MRTR_TTL = 'PT5M';
+export const DEFAULT_ALLOWED_HOSTS: readonly string[] = ['localhost', '127.0.0.1', '[::1]'];

@@ -1,0 +1,88 @@
+import { Module, type DynamicModule, type Provider, type Type } from '@nestjs/common';
+import { PATH_METADATA } from '@nestjs/common/constants.js';
+import { ConfigService } from '@nestjs/config';
+import { DiscoveryModule } from '@nestjs/core';
+import { resolveMcpSettings, type McpSettings } from './config/mcp-settings.js';
+import { McpMetadataAccessor } from './discovery/mcp-metadata.accessor.js';
+import { McpExplorer } from './discovery/mcp.explorer.js';
+import { McpRegistry } from './discovery/mcp.registry.js';
+import type { McpModuleOptions } from './interfaces/mcp-module-options.interface.js';
+import { MCP_ENDPOINT_BINDING, MCP_SETTINGS } from './mcp.constants.js';
+import {
+  MCP_ASYNC_OPTIONS_TYPE,
+  MCP_MODULE_OPTIONS,
+  MCP_OPTIONS_TYPE,
+  McpConfigurableModule,
+} from './mcp.module-definition.js';
+import { McpDispatcher } from './server/mcp.dispatcher.js';
+import { requestStateCodecProvider } from './server/mcp-request-state.provider.js';
+import { CompletionHandler } from './server/completion.handler.js';
+import { PromptsHandler } from './server/prompts.handler.js';
+import { ResourcesHandler } from './server/resources.handler.js';
+import { SubscriptionsHandler } from './server/subscriptions.handler.js';
+import { ToolsHandler } from './server/tools.handler.js';
+import { createMcpController } from './transport/http/mcp.controller.js';
+import { McpHttpTransport } from './transport/http/mcp-http.transport.js';
+
+/** Without a (global) `ConfigService`, the `MOCAPI_*` environment variables still apply. */
+const environmentReader = { get: (key: string) => process.env[key] };
+
+/**
+ * Serves the Model Context Protocol (2026-07-28) from the application's decorated provider
+ * methods, on one Streamable HTTP endpoint (default `/mcp`).
+ *
+ * @example
+ * ＠Module({ imports: [ConfigModule.forRoot(), McpModule.forRoot({ name: 'my-server', version: '1.0.0' })] })
+ * export class AppModule {}
+ * @publicApi
+ */
+@Module({})
+export class McpModule extends McpConfigurableModule {
+  static override forRoot(options: typeof MCP_OPTIONS_TYPE = {}): DynamicModule {
+    return withRuntime(super.forRoot(options));
+  }
+
+  static override forRootAsync(options: typeof MCP_ASYNC_OPTIONS_TYPE): DynamicModule {
+    return withRuntime(super.forRootAsync(options));
+  }
+}
+
+function withRuntime(definition: DynamicModule): DynamicModule {
+  const controller = createMcpController();
+  const providers: Provider[] = [
+    {
+      provide: MCP_SETTINGS,
+      inject: [MCP_MODULE_OPTIONS, { token: ConfigService, optional: true }],
+      useFactory: (options: McpModuleOptions, config?: ConfigService) => resolveMcpSettings(options, config ?? environmentReader),
+    },
+    {
+      // Runs while Nest instantiates providers, which is before it maps controller routes.
+      provide: MCP_ENDPOINT_BINDING,
+      inject: [MCP_SETTINGS],
+      useFactory: (settings: McpSettings) => bindEndpoint(controller, settings.endpoint),
+    },
+    requestStateCodecProvider,
+    McpMetadataAccessor,
+    McpRegistry,
+    McpExplorer,
+    ToolsHandler,
+    PromptsHandler,
+    ResourcesHandler,
+    CompletionHandler,
+    SubscriptionsHandler,
+    McpDispatcher,
+    McpHttpTransport,
+  ];
+  return {
+    ...definition,
+    imports: [...(definition.imports ?? []), DiscoveryModule],
+    controllers: [controller],
+    providers: [...(definition.providers ?? []), ...providers],
+    exports: [McpRegistry, McpDispatcher],
+  };
+}
+
+function bindEndpoint(controller: Type, endpoint: string): string {
+  Reflect.defineMetadata(PATH_METADATA, endpoint, controller);
+  return endpoint;
+}

@@ -1,0 +1,6 @@
+export * from './fingerprint.util.js';
+export * from './iso-duration.util.js';
+export * from './request-state.codec.js';
+export * from './request-state.key.js';
+export * from './input-required.signal.js';
+export * from './input-rounds.js';

@@ -1,0 +1,183 @@
+import { InvalidParamsError, MissingRequiredClientCapabilityError } from '../protocol/mcp.error.js';
+import { isPlainObject } from '../protocol/request-meta.js';
+import type {
+  ClientCapabilities,
+  InputRequest,
+  InputRequests,
+  InputRequiredResult,
+  InputResponses,
+  JsonObject,
+} from '../protocol/wire.types.js';
+import { validateElicitResponse } from '../elicitation/elicit-response.validator.js';
+import { digestArguments, fingerprint } from './fingerprint.util.js';
+import { InputRequiredSignal } from './input-required.signal.js';
+import type { AnsweredRound, RequestStateCodec, RequestStatePayload } from './request-state.codec.js';
+
+/** What identifies the call a `requestState` belongs to. */
+export interface InputRoundsTarget {
+  method: string;
+  target: string;
+  arguments: unknown;
+}
+
+/** The MRTR fields of a retried request. */
+export interface InputRoundsParams {
+  inputResponses?: unknown;
+  requestState?: unknown;
+}
+
+const IDEMPOTENCY_HINT =
+  'The handler must ask the same questions, in the same order, on every run up to its last elicit(): ' +
+  'code before the last elicit() is replayed on each round trip. Start the call over without requestState.';
+
+/**
+ * The replay engine of one handler run. Position N of `ask()` returns the answers recorded for
+ * position N in `requestState` (after checking the question's fingerprint), takes fresh answers for
+ * the outstanding round from `inputResponses`, or throws the `InputRequiredSignal` that ends the run.
+ */
+export class InputRounds {
+  private readonly state: RequestStatePayload | undefined;
+  private readonly responses: JsonObject | undefined;
+  private readonly argsDigest: string;
+  private readonly answered: AnsweredRound[] = [];
+  private position = 0;
+  /** Set when a question went unanswered; survives a handler that swallows the signal. */
+  pendingSignal: InputRequiredSignal | undefined;
+
+  constructor(
+    private readonly codec: RequestStateCodec,
+    private readonly call: InputRoundsTarget,
+    params: InputRoundsParams,
+    private readonly capabilities: ClientCapabilities,
+  ) {
+    this.argsDigest = digestArguments(call.arguments);
+    this.responses = isPlainObject(params.inputResponses) ? params.inputResponses : undefined;
+    if (params.requestState !== undefined && params.requestState !== null) {
+      const state = codec.decode(params.requestState as string);
+      if (state.method !== call.method || state.target !== call.target) {
+        throw new InvalidParamsError(
+          `requestState was issued for ${state.method} "${state.target}", not for ${call.method} "${call.target}"; start the call over without requestState`,
+        );
+      }
+      if (state.argsDigest !== this.argsDigest) {
+        throw new InvalidParamsError(
+          'requestState was issued for other arguments; retry with the original arguments, or start over without requestState',
+        );
+      }
+      this.state = state;
+    }
+  }
+
+  /** True when the request continues an earlier round (it carried a valid requestState). */
+  get isRetry(): boolean {
+    return this.state !== undefined;
+  }
+
+  /** Asks for every input in `requests` at the next position; resolves with the answers by key. */
+  ask(requests: InputRequests): InputResponses {
+    if (this.pendingSignal) {
+      // A second question after an unanswered one: the first one is what the client must answer.
+      throw this.pendingSignal;
+    }
+    const keys = Object.keys(requests);
+    if (keys.length === 0) throw new Error('requestInputs() needs at least one input request');
+    this.requireCapabilities(requests);
+    const position = this.position++;
+    const print = fingerprint(requests);
+
+    const replayed = this.state?.rounds[position];
+    if (replayed) {
+      if (replayed.fingerprint !== print) {
+        throw new InvalidParamsError(`The question at position ${position + 1} differs from the one answered earlier. ${IDEMPOTENCY_HINT}`);
+      }
+      this.answered.push(replayed);
+      return replayed.responses as InputResponses;
+    }
+
+    const pending = this.state?.pending;
+    if (this.state && pending && position === this.state.rounds.length && pending.fingerprint !== print) {
+      throw new InvalidParamsError(`The question at position ${position + 1} differs from the one the client answered. ${IDEMPOTENCY_HINT}`);
+    }
+    const fresh = this.takeResponses(requests, keys);
+    if (fresh) {
+      this.answered.push({ fingerprint: print, responses: fresh });
+      return fresh;
+    }
+    this.pendingSignal = new InputRequiredSignal(requests, print);
+    throw this.pendingSignal;
+  }
+
+  /** The `input_required` result for the outstanding signal, with a fresh, encrypted requestState. */
+  toInputRequiredResult(signal: InputRequiredSignal): InputRequiredResult {
+    const requestState = this.codec.encode({
+      method: this.call.method,
+      target: this.call.target,
+      argsDigest: this.argsDigest,
+      rounds: this.answered,
+      pending: { fingerprint: signal.fingerprint, keys: Object.keys(signal.inputRequests) },
+    });
+    return { resultType: 'input_required', inputRequests: signal.inputRequests, requestState };
+  }
+
+  /** Fresh answers for all keys, or undefined when any is missing or malformed (then we ask again). */
+  private takeResponses(requests: InputRequests, keys: string[]): InputResponses | undefined {
+    if (!this.responses) return undefined;
+    const taken: InputResponses = {};
+    for (const key of keys) {
+      const response = this.responses[key];
+      if (!isValidResponse(requests[key], response)) return undefined;
+      taken[key] = response as JsonObject;
+    }
+    return taken;
+  }
+
+  private requireCapabilities(requests: InputRequests): void {
+    const missing: ClientCapabilities = {};
+    const caps = this.capabilities;
+    for (const request of Object.values(requests)) {
+      switch (request.method) {
+        case 'elicitation/create': {
+          const elicitation = isPlainObject(caps.elicitation) ? caps.elicitation : undefined;
+          const mode = request.params.mode ?? 'form';
+          // `elicitation: {}` means form mode only (backward compatibility of 2025-11-25).
+          const supported =
+            elicitation !== undefined &&
+            (mode === 'url'
+              ? elicitation.url !== undefined
+              : elicitation.form !== undefined || elicitation.url === undefined);
+          if (!supported) missing.elicitation = mode === 'url' ? { url: {} } : {};
+          break;
+        }
+        case 'sampling/createMessage':
+          if (!isPlainObject(caps.sampling)) missing.sampling = {};
+          break;
+        case 'roots/list':
+          if (!isPlainObject(caps.roots)) missing.roots = {};
+          break;
+        default:
+          throw new Error(`Unknown input request method "${(request as InputRequest).method}"`);
+      }
+    }
+    if (Object.keys(missing).length > 0) throw new MissingRequiredClientCapabilityError(missing);
+  }
+}
+
+/** Shape checks of the three InputResponse kinds; a failed check means "ask again". */
+function isValidResponse(request: InputRequest, response: unknown): boolean {
+  if (!isPlainObject(response)) return false;
+  switch (request.method) {
+    case 'elicitation/create': {
+      const params = request.params;
+      if (params.mode === 'url') return ['accept', 'decline', 'cancel'].includes(response.action as string);
+      return validateElicitResponse(response, params.requestedSchema).ok;
+    }
+    case 'sampling/createMessage':
+      return (
+        (response.role === 'assistant' || response.role === 'user') &&
+        (isPlainObject(response.content) || Array.isArray(response.content)) &&
+        typeof response.model === 'string'
+      );
+    case 'roots/list':
+      return Array.isArray(response.roots) && response.roots.every((root) => isPlainObject(root) && typeof root.uri === 'string');
+  }
+}

@@ -1,0 +1,220 @@
+import { describe, expect, it } from '@jest/globals';
+import { createCipheriv, randomBytes } from 'node:crypto';
+import { InvalidParamsError } from '../protocol/mcp.error.js';
+import { REQUEST_STATE_AAD, RequestStateCodec } from './request-state.codec.js';
+import type { RequestStatePayload } from './request-state.codec.js';
+
+const RESTART = '; start the call over without requestState';
+const TTL = 300_000;
+
+function setup(options?: { maxTokenLength?: number }) {
+  const clock = { now: 1_750_000_000_000 };
+  const secret = randomBytes(32);
+  const codec = new RequestStateCodec(secret, TTL, () => clock.now, options);
+  return { clock, secret, codec };
+}
+
+const payload: Omit<RequestStatePayload, 'issuedAt'> = {
+  method: 'tools/call',
+  target: 'checkout',
+  argsDigest: 'RBNvo1WzZ4oRRq0W9-hknpT7T8If536DEMBg9hyq_4o',
+  rounds: [
+    { fingerprint: 'fp-plan', responses: { plan: { action: 'accept', content: { plan: 'pro', seats: 3 } } } },
+    { fingerprint: 'fp-confirm', responses: { confirm: { action: 'decline' } } },
+  ],
+  pending: { fingerprint: 'fp-card', keys: ['card', 'roots'] },
+};
+
+/** Asserts the call fails with -32602 and exactly this message (never a plain Error). */
+function expectRejected(call: () => unknown, problem: string): void {
+  let caught: unknown;
+  try {
+    call();
+  } catch (error) {
+    caught = error;
+  }
+  expect(caught).toBeInstanceOf(InvalidParamsError);
+  const error = caught as InvalidParamsError;
+  expect(error.code).toBe(-32602);
+  expect(error.message).toBe(problem + RESTART);
+  expect(error.toJsonRpc()).toEqual({ code: -32602, message: problem + RESTART });
+}
+
+/** Builds a token in the documented layout, to reach the checks behind authentication. */
+function seal(secret: Buffer, plaintext: string, version = 1): string {
+  const nonce = randomBytes(12);
+  const cipher = createCipheriv('aes-256-gcm', secret, nonce);
+  cipher.setAAD(Buffer.from(REQUEST_STATE_AAD));
+  const body = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
+  return Buffer.concat([Buffer.from([version]), nonce, body, cipher.getAuthTag()]).toString('base64url');
+}
+
+const VERIFICATION = 'requestState failed verification (it was modified or issued with a different server key)';
+
+describe('RequestStateCodec', () => {
+  it('round-trips a payload and stamps issuedAt from the clock', () => {
+    const { codec, clock } = setup();
+    const token = codec.encode(payload);
+    expect(token).toMatch(/^[A-Za-z0-9_-]+$/);
+    expect(codec.decode(token)).toEqual({ ...payload, issuedAt: clock.now });
+  });
+
+  it('leaves pending out when there is none, and keeps empty rounds', () => {
+    const { codec } = setup();
+    const decoded = codec.decode(codec.encode({ method: 'prompts/get', target: 'p', argsDigest: 'd', rounds: [] }));
+    expect(decoded.rounds).toEqual([]);
+    expect('pending' in decoded).toBe(false);
+  });
+
+  it('uses version byte 1, a 12-byte nonce and a 16-byte tag, and a fresh nonce each time', () => {
+    const { codec } = setup();
+    const a = codec.encode(payload);
+    const b = codec.encode(payload);
+    expect(a).not.toBe(b);
+    const bytesA = Buffer.from(a, 'base64url');
+    const bytesB = Buffer.from(b, 'base64url');
+    expect(bytesA[0]).toBe(1);
+    expect(bytesA.subarray(1, 13).equals(bytesB.subarray(1, 13))).toBe(false);
+    expect(bytesA.length).toBe(bytesB.length);
+    // The plaintext is encrypted: nothing readable leaks into the token.
+    expect(bytesA.toString('latin1')).not.toContain('checkout');
+  });
+
+  it('opens tokens of another codec instance with the same key', () => {
+    const { codec, secret, clock } = setup();
+    const twin = new RequestStateCodec(Buffer.from(secret), TTL, () => clock.now);
+    expect(twin.decode(codec.encode(payload)).target).toBe('checkout');
+  });
+
+  it.each([[123], [null], [undefined], [{}], [['x']], ['']])('rejects %j as not a non-empty string', (token) => {
+    const { codec } = setup();
+    expectRejected(() => codec.decode(token), 'requestState must be a non-empty string');
+  });
+
+  it.each(['not a token!', 'abc+def/ghi', `${'A'.repeat(40)}==`, 'AAAA\n'])('rejects garbage %j as not base64url', (token) => {
+    const { codec } = setup();
+    expectRejected(() => codec.decode(token), 'requestState is not base64url text');
+  });
+
+  it('rejects an oversized token before decoding it', () => {
+    const { codec } = setup({ maxTokenLength: 1_000 });
+    // Not base64url either: the length check must come first.
+    expectRejected(() => codec.decode('!'.repeat(1_001)), 'requestState is longer than 1000 characters');
+    const { codec: defaults } = setup();
+    expectRejected(() => defaults.decode('A'.repeat(64 * 1024 + 1)), 'requestState is longer than 65536 characters');
+  });
+
+  it('refuses to encode state that would exceed maxTokenLength', () => {
+    const { codec } = setup({ maxTokenLength: 300 });
+    const big = { ...payload, rounds: [{ fingerprint: 'f', responses: { k: { text: 'x'.repeat(400) } } }] };
+    expect(() => codec.encode(big)).toThrow(InvalidParamsError);
+    expect(() => codec.encode(big)).toThrow('The input responses are too large to carry in requestState (limit 300 characters)');
+    // A token right at the limit still decodes.
+    const fits = codec.encode({ method: 'tools/call', target: 't', argsDigest: 'a', rounds: [] });
+    expect(fits.length).toBeLessThanOrEqual(300);
+    expect(codec.decode(fits).target).toBe('t');
+  });
+
+  it('rejects a truncated token', () => {
+    const { codec } = setup();
+    const token = codec.encode(payload);
+    expectRejected(() => codec.decode(token.slice(0, 20)), 'requestState is truncated');
+    expectRejected(() => codec.decode('AAAA'), 'requestState is truncated');
+    // Cut short but still long enough to hold a tag: authentication catches it.
+    expectRejected(() => codec.decode(token.slice(0, -4)), VERIFICATION);
+  });
+
+  it('rejects a token with one character flipped in the middle', () => {
+    const { codec } = setup();
+    const token = codec.encode(payload);
+    const middle = Math.floor(token.length / 2);
+    const flipped = token.slice(0, middle) + (token[middle] === 'A' ? 'B' : 'A') + token.slice(middle + 1);
+    expectRejected(() => codec.decode(flipped), VERIFICATION);
+  });
+
+  it('rejects a token with "-TAMPERED" appended', () => {
+    const { codec } = setup();
+    expectRejected(() => codec.decode(codec.encode(payload) + '-TAMPERED'), VERIFICATION);
+  });
+
+  it('rejects a respelling that decodes to the same bytes (unused trailing bits set)', () => {
+    const { codec } = setup();
+    // Find a token whose last character carries unused bits, then set them.
+    let token = '';
+    for (let n = 0; token === '' || token.length % 4 === 0; n++) {
+      token = codec.encode({ ...payload, target: 'x'.repeat(n) });
+    }
+    const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+    const bytes = Buffer.from(token, 'base64url');
+    const respelled = [...alphabet]
+      .map((char) => token.slice(0, -1) + char)
+      .find((candidate) => candidate !== token && Buffer.from(candidate, 'base64url').equals(bytes));
+    expect(respelled).toBeDefined();
+    expectRejected(() => codec.decode(respelled!), VERIFICATION);
+  });
+
+  it('rejects a token sealed with a different key', () => {
+    const { codec } = setup();
+    const { codec: other } = setup();
+    expectRejected(() => codec.decode(other.encode(payload)), VERIFICATION);
+  });
+
+  it('rejects a token with another version byte', () => {
+    const { codec } = setup();
+    const bytes = Buffer.from(codec.encode(payload), 'base64url');
+    bytes[0] = 2;
+    expectRejected(() => codec.decode(bytes.toString('base64url')), 'requestState has an unsupported format version');
+  });
+
+  it.each([
+    ['not JSON', 'not json'],
+    ['an array', '[]'],
+    ['a missing method', '{"t":"x","a":"d","r":[],"i":1750000000000}'],
+    ['a round that is not a pair', '{"m":"tools/call","t":"x","a":"d","r":[["fp"]],"i":1750000000000}'],
+    ['responses that are not an object', '{"m":"tools/call","t":"x","a":"d","r":[["fp",[1]]],"i":1750000000000}'],
+    ['non-string pending keys', '{"m":"tools/call","t":"x","a":"d","r":[],"p":["fp",[1]],"i":1750000000000}'],
+    ['a non-numeric issuedAt', '{"m":"tools/call","t":"x","a":"d","r":[],"i":"now"}'],
+  ])('rejects an authentic token holding %s', (_label, plaintext) => {
+    const { codec, secret } = setup();
+    expectRejected(() => codec.decode(seal(secret, plaintext)), 'requestState does not hold the expected state');
+  });
+
+  it('reads a hand-sealed token of the documented layout', () => {
+    const { codec, secret, clock } = setup();
+    const token = seal(secret, `{"m":"resources/read","t":"file:///a","a":"d","r":[["fp",{"k":{"roots":[]}}]],"i":${clock.now}}`);
+    expect(codec.decode(token)).toEqual({
+      method: 'resources/read',
+      target: 'file:///a',
+      argsDigest: 'd',
+      rounds: [{ fingerprint: 'fp', responses: { k: { roots: [] } } }],
+      issuedAt: clock.now,
+    });
+  });
+
+  it('rejects an expired token and accepts one exactly at the TTL', () => {
+    const { codec, clock } = setup();
+    const token = codec.encode(payload);
+    clock.now += TTL;
+    expect(codec.decode(token).target).toBe('checkout');
+    clock.now += 1;
+    expectRejected(() => codec.decode(token), 'requestState has expired');
+  });
+
+  it('tolerates 60 s of clock skew but rejects a token issued further in the future', () => {
+    const { codec, clock } = setup();
+    const start = clock.now;
+    clock.now = start + 60_000;
+    const skewed = codec.encode(payload);
+    clock.now = start + 60_001;
+    const future = codec.encode(payload);
+    clock.now = start;
+    expect(codec.decode(skewed).issuedAt).toBe(start + 60_000);
+    expectRejected(() => codec.decode(future), 'requestState was issued in the future (check the server clocks)');
+  });
+
+  it('validates its configuration', () => {
+    expect(() => new RequestStateCodec(randomBytes(16), TTL)).toThrow('32-byte secret');
+    expect(() => new RequestStateCodec(randomBytes(32), 0)).toThrow('positive TTL');
+    expect(() => new RequestStateCodec(randomBytes(32), TTL, Date.now, { maxTokenLength: -1 })).toThrow('maxTokenLength');
+  });
+});

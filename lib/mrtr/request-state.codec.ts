@@ -1,0 +1,213 @@
+import { createCipheriv, createDecipheriv, createSecretKey, randomFillSync } from 'node:crypto';
+import type { KeyObject } from 'node:crypto';
+import { InvalidParamsError } from '../protocol/mcp.error.js';
+import { REQUEST_STATE_KEY_BYTES } from './request-state.key.js';
+
+/** One elicit()/requestInputs() position that got its answers. */
+export interface AnsweredRound {
+  /** Fingerprint of the questions asked at that position. */
+  fingerprint: string;
+  /** Input-request key -> the client's InputResponse. */
+  responses: Record<string, unknown>;
+}
+
+export interface RequestStatePayload {
+  /** 'tools/call' | 'prompts/get' | 'resources/read' */
+  method: string;
+  /** Tool name, prompt name or resource URI. */
+  target: string;
+  /** digestArguments(original arguments). */
+  argsDigest: string;
+  /** Answered positions, in order. */
+  rounds: AnsweredRound[];
+  /** The questions outstanding in this round. */
+  pending?: { fingerprint: string; keys: string[] };
+  /** Epoch ms, set by encode(). */
+  issuedAt: number;
+}
+
+export interface RequestStateCodecOptions {
+  /** Longest token decode() will look at, in characters (default 64 KiB). */
+  maxTokenLength?: number;
+}
+
+/** First byte of every token; bump together with the AAD when the plaintext layout changes. */
+export const REQUEST_STATE_VERSION = 1;
+/** Binds ciphertexts to this purpose and layout, so a key reused elsewhere cannot be fed in. */
+export const REQUEST_STATE_AAD = 'nest-mcp/request-state/v1';
+
+const NONCE_BYTES = 12;
+const TAG_BYTES = 16;
+const HEADER_BYTES = 1 + NONCE_BYTES;
+const DEFAULT_MAX_TOKEN_LENGTH = 64 * 1024;
+const MAX_CLOCK_SKEW_MS = 60_000;
+const BASE64URL = /^[A-Za-z0-9_-]+$/;
+const AAD = Buffer.from(REQUEST_STATE_AAD, 'utf8');
+const RESTART = 'start the call over without requestState';
+
+/** Compact plaintext: short keys, rounds and pending as tuples. */
+interface WirePayload {
+  m: string;
+  t: string;
+  a: string;
+  r: Array<[string, Record<string, unknown>]>;
+  p?: [string, string[]];
+  i: number;
+}
+
+/**
+ * Seals MRTR state into the opaque `requestState` token (AES-256-GCM) and opens it again.
+ * The client can neither read nor alter it; decode() turns every kind of bad token into
+ * InvalidParamsError (-32602) so a forged token never surfaces as an internal error.
+ */
+export class RequestStateCodec {
+  private readonly key: KeyObject;
+  private readonly maxTokenLength: number;
+  // Largest plaintext whose token still fits maxTokenLength.
+  private readonly maxPlaintextBytes: number;
+
+  constructor(
+    secret: Buffer,
+    private readonly ttlMs: number,
+    private readonly clock: () => number = Date.now,
+    options: RequestStateCodecOptions = {},
+  ) {
+    if (!Buffer.isBuffer(secret) || secret.length !== REQUEST_STATE_KEY_BYTES) {
+      throw new Error(`RequestStateCodec needs a ${REQUEST_STATE_KEY_BYTES}-byte secret`);
+    }
+    if (!Number.isFinite(ttlMs) || ttlMs <= 0) {
+      throw new Error(`RequestStateCodec needs a positive TTL in milliseconds; got ${ttlMs}`);
+    }
+    this.maxTokenLength = options.maxTokenLength ?? DEFAULT_MAX_TOKEN_LENGTH;
+    if (!Number.isSafeInteger(this.maxTokenLength) || this.maxTokenLength <= 0) {
+      throw new Error(`RequestStateCodec maxTokenLength must be a positive integer; got ${this.maxTokenLength}`);
+    }
+    this.maxPlaintextBytes = Math.floor((this.maxTokenLength * 3) / 4) - HEADER_BYTES - TAG_BYTES;
+    this.key = createSecretKey(secret);
+  }
+
+  /**
+   * Stamps issuedAt and seals the payload. Throws InvalidParamsError when the state (mostly the
+   * client's own answers) would not fit maxTokenLength, rather than issuing a token decode() refuses.
+   */
+  encode(payload: Omit<RequestStatePayload, 'issuedAt'>): string {
+    const wire: WirePayload = {
+      m: payload.method,
+      t: payload.target,
+      a: payload.argsDigest,
+      r: payload.rounds.map((round) => [round.fingerprint, round.responses]),
+      i: this.clock(),
+    };
+    if (payload.pending !== undefined) wire.p = [payload.pending.fingerprint, payload.pending.keys];
+    const plaintext = Buffer.from(JSON.stringify(wire), 'utf8');
+    if (plaintext.length > this.maxPlaintextBytes) {
+      throw new InvalidParamsError(
+        `The input responses are too large to carry in requestState (limit ${this.maxTokenLength} characters); send smaller answers`,
+      );
+    }
+    const token = Buffer.allocUnsafe(HEADER_BYTES + plaintext.length + TAG_BYTES);
+    token[0] = REQUEST_STATE_VERSION;
+    const nonce = token.subarray(1, HEADER_BYTES);
+    randomFillSync(nonce);
+    const cipher = createCipheriv('aes-256-gcm', this.key, nonce, { authTagLength: TAG_BYTES });
+    cipher.setAAD(AAD);
+    // GCM is a stream mode: update() returns exactly plaintext.length bytes and final() none.
+    cipher.update(plaintext).copy(token, HEADER_BYTES);
+    cipher.final();
+    cipher.getAuthTag().copy(token, HEADER_BYTES + plaintext.length);
+    return token.toString('base64url');
+  }
+
+  /** Opens a token from the client. Every failure is InvalidParamsError (-32602). */
+  decode(token: unknown): RequestStatePayload {
+    if (typeof token !== 'string' || token.length === 0) {
+      throw reject('requestState must be a non-empty string');
+    }
+    // Before any decoding work, so an oversized token costs nothing.
+    if (token.length > this.maxTokenLength) {
+      throw reject(`requestState is longer than ${this.maxTokenLength} characters`);
+    }
+    if (!BASE64URL.test(token)) {
+      throw reject('requestState is not base64url text');
+    }
+    const bytes = Buffer.from(token, 'base64url');
+    if (bytes.length < HEADER_BYTES + TAG_BYTES) {
+      throw reject('requestState is truncated');
+    }
+    // Node ignores a dangling character and unused trailing bits; requiring the canonical
+    // spelling means the client echoed exactly what we sent.
+    if (bytes.toString('base64url') !== token) {
+      throw unverifiable();
+    }
+    if (bytes[0] !== REQUEST_STATE_VERSION) {
+      throw reject('requestState has an unsupported format version');
+    }
+    let plaintext: Buffer;
+    try {
+      const decipher = createDecipheriv('aes-256-gcm', this.key, bytes.subarray(1, HEADER_BYTES), {
+        authTagLength: TAG_BYTES,
+      });
+      decipher.setAAD(AAD);
+      decipher.setAuthTag(bytes.subarray(bytes.length - TAG_BYTES));
+      const body = decipher.update(bytes.subarray(HEADER_BYTES, bytes.length - TAG_BYTES));
+      decipher.final();
+      plaintext = body;
+    } catch {
+      throw unverifiable();
+    }
+    const payload = toPayload(plaintext);
+    if (payload === undefined) {
+      throw reject('requestState does not hold the expected state');
+    }
+    const now = this.clock();
+    if (payload.issuedAt + this.ttlMs < now) {
+      throw reject('requestState has expired');
+    }
+    if (payload.issuedAt > now + MAX_CLOCK_SKEW_MS) {
+      throw reject('requestState was issued in the future (check the server clocks)');
+    }
+    return payload;
+  }
+}
+
+function reject(problem: string): InvalidParamsError {
+  return new InvalidParamsError(`${problem}; ${RESTART}`);
+}
+
+function unverifiable(): InvalidParamsError {
+  return reject('requestState failed verification (it was modified or issued with a different server key)');
+}
+
+/** Validates the decrypted layout; undefined when anything is off. */
+function toPayload(plaintext: Buffer): RequestStatePayload | undefined {
+  let wire: unknown;
+  try {
+    wire = JSON.parse(plaintext.toString('utf8'));
+  } catch {
+    return undefined;
+  }
+  if (!isRecord(wire)) return undefined;
+  const { m, t, a, r, p, i } = wire;
+  if (typeof m !== 'string' || typeof t !== 'string' || typeof a !== 'string') return undefined;
+  if (typeof i !== 'number' || !Number.isFinite(i) || !Array.isArray(r)) return undefined;
+  const rounds: AnsweredRound[] = new Array(r.length);
+  for (let n = 0; n < r.length; n++) {
+    const entry: unknown = r[n];
+    if (!Array.isArray(entry) || entry.length !== 2 || typeof entry[0] !== 'string' || !isRecord(entry[1])) {
+      return undefined;
+    }
+    rounds[n] = { fingerprint: entry[0], responses: entry[1] };
+  }
+  const payload: RequestStatePayload = { method: m, target: t, argsDigest: a, rounds, issuedAt: i };
+  if (p !== undefined) {
+    if (!Array.isArray(p) || p.length !== 2 || typeof p[0] !== 'string' || !Array.isArray(p[1])) return undefined;
+    const keys: unknown[] = p[1];
+    if (!keys.every((key) => typeof key === 'string')) return undefined;
+    payload.pending = { fingerprint: p[0], keys: keys as string[] };
+  }
+  return payload;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

@@ -1,0 +1,4 @@
+export * from './protocol.constants.js';
+export * from './mcp.error.js';
+export * from './request-meta.js';
+export type * from './wire.types.js';

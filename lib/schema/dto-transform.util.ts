@@ -1,0 +1,43 @@
+import { plainToInstance } from 'class-transformer';
+import { validate } from 'class-validator';
+import type { ValidationError } from 'class-validator';
+
+/**
+ * Turns validated plain tool arguments into an instance of the DTO class (nested `@Type()`
+ * properties become instances too). No implicit type conversion — the arguments already passed the
+ * JSON Schema — and nothing is excluded: properties the DTO does not declare are kept.
+ * @publicApi
+ */
+export function toDtoInstance<T extends object = object>(dto: (new (...args: never[]) => T) | Function, plain: unknown): T {
+  if (plain === null || typeof plain !== 'object' || Array.isArray(plain)) {
+    throw new TypeError(`Cannot build ${dto.name} from ${Array.isArray(plain) ? 'an array' : plain === null ? 'null' : typeof plain}: an object is required`);
+  }
+  return plainToInstance(dto as new () => T, plain as object, { enableImplicitConversion: false, excludeExtraneousValues: false });
+}
+
+/**
+ * Runs class-validator on a DTO instance — this catches custom validators and anything else the
+ * JSON Schema cannot express. Resolves to a message naming the first failing field
+ * (`Invalid arguments: "address.city" must be a string`) or `undefined` when the instance is valid.
+ * @publicApi
+ */
+export async function validateDto(instance: object, messagePrefix = 'Invalid arguments'): Promise<string | undefined> {
+  // forbidUnknownValues:false — the instance comes from plainToInstance, never an unknown object,
+  // and undeclared properties are allowed (see toDtoInstance).
+  const errors = await validate(instance, { forbidUnknownValues: false });
+  const first = errors[0];
+  return first === undefined ? undefined : `${messagePrefix}: ${describeValidationError(first, '')}`;
+}
+
+function describeValidationError(error: ValidationError, parentPath: string): string {
+  const path = /^\d+$/.test(error.property) ? `${parentPath}[${error.property}]` : parentPath === '' ? error.property : `${parentPath}.${error.property}`;
+  const constraints = error.constraints === undefined ? [] : Object.values(error.constraints);
+  const message = constraints[0];
+  if (message === undefined) {
+    const child = error.children?.[0];
+    return child === undefined ? `"${path}" is invalid` : describeValidationError(child, path);
+  }
+  // class-validator's default messages start with the property name ("city must be a string");
+  // replace it with the full path so nested failures are unambiguous.
+  return message.startsWith(`${error.property} `) ? `"${path}"${message.slice(error.property.length)}` : `"${path}": ${message}`;
+}

@@ -1,0 +1,71 @@
+import { Injectable } from '@nestjs/common';
+import type { McpCall } from '../context/mcp-call.js';
+import { McpRegistry } from '../discovery/mcp.registry.js';
+import { completionKey } from '../discovery/registered-handlers.js';
+import { InvalidParamsError } from '../protocol/mcp.error.js';
+import { isPlainObject } from '../protocol/request-meta.js';
+import type { JsonObject, JsonSchemaObject, Result } from '../protocol/wire.types.js';
+
+const MAX_VALUES = 100;
+
+/** `completion/complete` for prompt arguments and template variables. @internal */
+@Injectable()
+export class CompletionHandler {
+  constructor(private readonly registry: McpRegistry) {}
+
+  async complete(_call: McpCall, params: JsonObject): Promise<Result> {
+    const { ref, argument } = params;
+    if (!isPlainObject(ref) || !isPlainObject(argument) || typeof argument.name !== 'string' || typeof argument.value !== 'string') {
+      throw new InvalidParamsError('completion/complete needs "ref" and "argument" { name, value }');
+    }
+    const context = isPlainObject(params.context) && isPlainObject(params.context.arguments) ? params.context.arguments : {};
+    const contextArguments = Object.fromEntries(Object.entries(context).filter(([, value]) => typeof value === 'string')) as Record<string, string>;
+
+    let id: { type: 'prompt' | 'resource'; id: string };
+    let schema: JsonSchemaObject | undefined;
+    if (ref.type === 'ref/prompt' && typeof ref.name === 'string') {
+      const prompt = this.registry.getPrompt(ref.name);
+      if (!prompt) throw new InvalidParamsError(`Unknown prompt: ${ref.name}`);
+      id = { type: 'prompt', id: ref.name };
+      schema = prompt.argumentSchemas[argument.name];
+    } else if (ref.type === 'ref/resource' && typeof ref.uri === 'string') {
+      const template = this.registry.getResourceTemplate(ref.uri);
+      if (!template && !this.registry.getResource(ref.uri)) throw new InvalidParamsError('Resource not found', { uri: ref.uri });
+      id = { type: 'resource', id: ref.uri };
+      schema = template?.variableSchemas[argument.name];
+    } else {
+      throw new InvalidParamsError('completion/complete "ref" must be ref/prompt with a name or ref/resource with a uri');
+    }
+
+    const source = this.registry.getCompletion(completionKey(id, argument.name));
+    let values: string[];
+    let total: number | undefined;
+    let hasMore: boolean | undefined;
+    if (source) {
+      const produced = await source.complete(argument.value, contextArguments);
+      if (Array.isArray(produced)) {
+        values = produced.map(String);
+      } else if (isPlainObject(produced) && Array.isArray(produced.values)) {
+        values = produced.values.map(String);
+        total = typeof produced.total === 'number' ? produced.total : undefined;
+        hasMore = typeof produced.hasMore === 'boolean' ? produced.hasMore : undefined;
+      } else {
+        throw new TypeError(`The completion source ${source.source} must return string[] or { values }`);
+      }
+    } else if (Array.isArray(schema?.enum)) {
+      const prefix = argument.value.toLowerCase();
+      values = schema.enum.map(String).filter((value) => value.toLowerCase().startsWith(prefix));
+    } else {
+      values = [];
+    }
+    const sent = values.slice(0, MAX_VALUES);
+    return {
+      resultType: 'complete',
+      completion: {
+        values: sent,
+        ...(total !== undefined || values.length > MAX_VALUES ? { total: total ?? values.length } : {}),
+        ...(hasMore !== undefined || values.length > MAX_VALUES ? { hasMore: hasMore ?? true } : {}),
+      },
+    };
+  }
+}

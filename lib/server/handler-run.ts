@@ -1,0 +1,38 @@
+import type { Logger } from '@nestjs/common';
+import { McpHandlerContext } from '../context/mcp-handler.context.js';
+import type { McpCall } from '../context/mcp-call.js';
+import { SIGNAL_SWALLOWED } from '../mcp.messages.js';
+import { isInputRequiredSignal, type InputRounds } from '../mrtr/index.js';
+import type { InputRequiredResult } from '../protocol/wire.types.js';
+
+export type HandlerOutcome = { kind: 'value'; value: unknown } | { kind: 'input_required'; result: InputRequiredResult };
+
+/**
+ * Runs one handler under the MRTR replay rules: the elicitation signal (even a swallowed one)
+ * becomes an `input_required` result; other errors propagate to the caller. The context is closed
+ * when the run settles, so a late `elicit()` fails loudly.
+ */
+export async function runHandler(
+  call: McpCall,
+  rounds: InputRounds,
+  target: string,
+  logger: Logger,
+  invoke: (context: McpHandlerContext) => Promise<unknown>,
+): Promise<HandlerOutcome> {
+  const context = new McpHandlerContext(call, rounds, target);
+  try {
+    const value = await invoke(context);
+    if (rounds.pendingSignal) {
+      logger.warn(SIGNAL_SWALLOWED(`"${target}"`));
+      return { kind: 'input_required', result: rounds.toInputRequiredResult(rounds.pendingSignal) };
+    }
+    return { kind: 'value', value };
+  } catch (error) {
+    if (isInputRequiredSignal(error)) {
+      return { kind: 'input_required', result: rounds.toInputRequiredResult(rounds.pendingSignal ?? error) };
+    }
+    throw error;
+  } finally {
+    context.close();
+  }
+}

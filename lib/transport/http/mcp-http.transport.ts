@@ -1,0 +1,197 @@
+import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
+import { HttpAdapterHost } from '@nestjs/core';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Subscription } from 'rxjs';
+import { MCP_SETTINGS } from '../../mcp.constants.js';
+import type { McpSettings } from '../../config/mcp-settings.js';
+import { McpDispatcher, type OutboundMessage } from '../../server/mcp.dispatcher.js';
+import { InvalidRequestError, McpError, ParseError } from '../../protocol/mcp.error.js';
+import { isPlainObject } from '../../protocol/request-meta.js';
+import { JsonRpcErrorCode } from '../../protocol/protocol.constants.js';
+import type { JsonObject, JsonRpcMessage, JsonRpcRequest, RequestId } from '../../protocol/wire.types.js';
+import type { RequestMeta } from '../../protocol/request-meta.js';
+import { OriginPolicy } from './origin.policy.js';
+import { validateParamHeaders, validateStandardHeaders } from './request-headers.js';
+import { McpRegistry } from '../../discovery/mcp.registry.js';
+
+export type HttpRequest = IncomingMessage & { body?: unknown };
+
+const KEEP_ALIVE_MS = 15_000;
+
+/** The errors express's body parsers raise carry a `type`. */
+type BodyParserError = { type?: unknown } | undefined;
+
+/** A classified POST body. */
+type Incoming =
+  | { kind: 'request'; request: JsonRpcRequest }
+  | { kind: 'notification'; method: string; params?: JsonObject }
+  | { kind: 'invalid'; error: McpError; id?: RequestId };
+
+/**
+ * The Streamable HTTP edge (2026-07-28): checks origin, `Accept`, content type and the JSON-RPC
+ * envelope, hands the request to the dispatcher, and writes its Observable out as one JSON body,
+ * or as an SSE stream once a notification comes before the response.
+ */
+@Injectable()
+export class McpHttpTransport implements OnModuleInit {
+  private readonly origins: OriginPolicy;
+
+  constructor(
+    private readonly dispatcher: McpDispatcher,
+    @Inject(MCP_SETTINGS) private readonly settings: McpSettings,
+    private readonly adapterHost: HttpAdapterHost,
+    private readonly registry: McpRegistry,
+  ) {
+    this.origins = new OriginPolicy(settings.allowedOrigins, settings.allowedHosts);
+  }
+
+  /**
+   * The application's body parser runs before any route, so a malformed or oversized body on the
+   * MCP endpoint would get Nest's generic answer. This error middleware, added before Nest's own
+   * exception handler, answers it as JSON-RPC instead (-32700 / 413).
+   */
+  onModuleInit(): void {
+    const adapter = this.adapterHost?.httpAdapter;
+    if (!adapter || adapter.getType() !== 'express') return;
+    const endpoint = this.settings.endpoint;
+    adapter.use((error: BodyParserError, req: HttpRequest, res: ServerResponse, next: (error?: unknown) => void) => {
+      const path = (req.url ?? '').split('?')[0];
+      if (req.method !== 'POST' || !path.endsWith(endpoint) || typeof error?.type !== 'string') return next(error);
+      if (error.type === 'entity.parse.failed') return writeError(res, 400, new ParseError());
+      if (error.type === 'entity.too.large') {
+        return writeError(res, 413, new InvalidRequestError('Payload Too Large: the request body exceeds the size limit'));
+      }
+      return next(error);
+    });
+  }
+
+  handlePost(req: HttpRequest, res: ServerResponse): void {
+    if (!this.origins.isAllowed(header(req, 'origin'), header(req, 'host'))) {
+      return writeError(res, 403, new InvalidRequestError('Forbidden: this Origin is not allowed to call the MCP endpoint'));
+    }
+    if (!acceptsBoth(header(req, 'accept'))) {
+      return writeError(res, 406, new InvalidRequestError('Not Acceptable: the Accept header must offer application/json and text/event-stream'));
+    }
+    const contentType = header(req, 'content-type')?.split(';')[0].trim().toLowerCase();
+    if (contentType !== 'application/json') {
+      return writeError(res, 415, new InvalidRequestError('Unsupported Media Type: the body must be application/json'));
+    }
+    const incoming = classify(req.body);
+    switch (incoming.kind) {
+      case 'invalid':
+        return writeError(res, incoming.error.httpStatus, incoming.error, incoming.id);
+      case 'notification':
+        res.statusCode = 202;
+        res.end();
+        return;
+      case 'request':
+        return this.serve(incoming.request, req, res);
+    }
+  }
+
+  /** GET and DELETE are not part of 2026-07-28 (no standalone stream, no sessions). */
+  handleOtherMethod(res: ServerResponse): void {
+    res.setHeader('Allow', 'POST');
+    writeError(res, 405, new InvalidRequestError('Method Not Allowed: the MCP endpoint accepts POST only'));
+  }
+
+  private validateHeaders(req: HttpRequest, request: JsonRpcRequest, meta: RequestMeta): void {
+    validateStandardHeaders(req.headers, request, meta);
+    if (request.method !== 'tools/call') return;
+    const mirrored = this.registry.getTool(request.params?.name as string)?.headerParams;
+    if (mirrored) validateParamHeaders(req.headers, request.params?.arguments, mirrored);
+  }
+
+  private serve(request: JsonRpcRequest, req: HttpRequest, res: ServerResponse): void {
+    let streaming = false;
+    let subscription: Subscription | undefined = undefined;
+    let keepAlive: NodeJS.Timeout | undefined;
+    const onClose = () => {
+      clearInterval(keepAlive);
+      if (!res.writableFinished) subscription?.unsubscribe();
+    };
+    res.on('close', onClose);
+    subscription = this.dispatcher
+      .dispatch(request, { validate: (body, meta) => this.validateHeaders(req, body, meta), httpRequest: req })
+      .subscribe({
+        next: (outbound: OutboundMessage) => {
+          if (res.destroyed) return;
+          if (outbound.kind === 'response' && !streaming) {
+            writeJson(res, outbound.httpStatus, outbound.message);
+            return;
+          }
+          if (!streaming) {
+            streaming = true;
+            res.writeHead(200, {
+              'Content-Type': 'text/event-stream',
+              'Cache-Control': 'no-cache, no-transform',
+              Connection: 'keep-alive',
+              'X-Accel-Buffering': 'no',
+            });
+            // Long-lived streams (subscriptions/listen) get comment keep-alives so proxies keep them open.
+            keepAlive = setInterval(() => res.write(': keep-alive\n\n'), KEEP_ALIVE_MS);
+            keepAlive.unref();
+          }
+          res.write(sseEvent(outbound.message));
+          if (outbound.kind === 'response') {
+            clearInterval(keepAlive);
+            res.end();
+          }
+        },
+      });
+  }
+}
+
+function header(req: IncomingMessage, name: string): string | undefined {
+  const value = req.headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+function acceptsBoth(accept: string | undefined): boolean {
+  if (!accept) return false;
+  const types = accept.split(',').map((part) => part.split(';')[0].trim().toLowerCase());
+  const offers = (type: string) => types.includes(type) || types.includes(`${type.split('/')[0]}/*`) || types.includes('*/*');
+  return offers('application/json') && offers('text/event-stream');
+}
+
+/** Sorts a POST body into request, notification or the right JSON-RPC error. */
+function classify(body: unknown): Incoming {
+  if (Array.isArray(body)) return { kind: 'invalid', error: new InvalidRequestError('Invalid Request: JSON-RPC batches are not supported') };
+  if (!isPlainObject(body)) return { kind: 'invalid', error: new InvalidRequestError('Invalid Request: the body must be a JSON-RPC object') };
+  const id = typeof body.id === 'string' || typeof body.id === 'number' ? body.id : undefined;
+  if (body.jsonrpc !== '2.0') return { kind: 'invalid', error: new InvalidRequestError('Invalid Request: "jsonrpc" must be "2.0"'), id };
+  if (typeof body.method !== 'string') {
+    const isResponse = 'result' in body || 'error' in body;
+    return {
+      kind: 'invalid',
+      error: new InvalidRequestError(isResponse ? 'Invalid Request: clients must not send JSON-RPC responses' : 'Invalid Request: "method" must be a string'),
+      id,
+    };
+  }
+  if (body.params !== undefined && !isPlainObject(body.params)) {
+    return { kind: 'invalid', error: new McpError(JsonRpcErrorCode.InvalidParams, 'Invalid params: "params" must be an object', undefined, 400), id };
+  }
+  if (!('id' in body)) return { kind: 'notification', method: body.method, params: body.params as JsonObject | undefined };
+  if (id === undefined) return { kind: 'invalid', error: new InvalidRequestError('Invalid Request: "id" must be a string or a number') };
+  return { kind: 'request', request: { jsonrpc: '2.0', id, method: body.method, params: body.params as JsonObject | undefined } };
+}
+
+function sseEvent(message: JsonRpcMessage): string {
+  // One JSON message per event, on one `data:` line (JSON.stringify never emits raw newlines).
+  return `event: message\ndata: ${JSON.stringify(message)}\n\n`;
+}
+
+function writeJson(res: ServerResponse, status: number, message: JsonRpcMessage): void {
+  const body = JSON.stringify(message);
+  res.writeHead(status, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) });
+  res.end(body);
+}
+
+export function writeError(res: ServerResponse, status: number, error: McpError, id?: RequestId): void {
+  if (res.headersSent) {
+    res.end();
+    return;
+  }
+  writeJson(res, status, { jsonrpc: '2.0', ...(id !== undefined ? { id } : {}), error: error.toJsonRpc() });
+}
+

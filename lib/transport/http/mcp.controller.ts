@@ -1,0 +1,32 @@
+import { Controller, Delete, Get, HttpCode, Inject, Post, Req, Res, type Type } from '@nestjs/common';
+import type { ServerResponse } from 'node:http';
+import { McpHttpTransport, type HttpRequest } from './mcp-http.transport.js';
+
+/**
+ * Makes the controller that serves the MCP endpoint. Each `McpModule.forRoot()` gets its own class,
+ * so the path set from the resolved settings (before Nest maps routes) belongs to that module alone.
+ * @internal
+ */
+export function createMcpController(): Type {
+  @Controller()
+  class McpController {
+    constructor(@Inject(McpHttpTransport) private readonly transport: McpHttpTransport) {}
+
+    @Post()
+    @HttpCode(200)
+    post(@Req() req: HttpRequest, @Res() res: ServerResponse): void {
+      this.transport.handlePost(req, res);
+    }
+
+    @Get()
+    get(@Res() res: ServerResponse): void {
+      this.transport.handleOtherMethod(res);
+    }
+
+    @Delete()
+    delete(@Res() res: ServerResponse): void {
+      this.transport.handleOtherMethod(res);
+    }
+  }
+  return McpController;
+}

@@ -1,0 +1,77 @@
+import { HeaderMismatchError } from '../../protocol/mcp.error.js';
+import type { RequestMeta } from '../../protocol/request-meta.js';
+import type { JsonRpcRequest } from '../../protocol/wire.types.js';
+
+type Headers = Record<string, string | string[] | undefined>;
+
+const SENTINEL = /^=\?base64\?(.*)\?=$/s;
+const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+/** Visible ASCII and spaces: what a plain (non-sentinel) header value may hold. */
+const PLAIN_VALUE = /^[\x20-\x7e]*$/;
+
+/** The methods whose `Mcp-Name` header mirrors a body field (SEP-2243). */
+const NAME_FIELDS: Record<string, string> = { 'tools/call': 'name', 'prompts/get': 'name', 'resources/read': 'uri' };
+
+function single(headers: Headers, name: string): string | undefined {
+  const value = headers[name];
+  return Array.isArray(value) ? value.join(',') : value;
+}
+
+/**
+ * Decodes the `=?base64?…?=` sentinel form of `Mcp-Name` / `Mcp-Param-*` values; other values are
+ * taken literally. A sentinel with invalid Base64 is a -32020 error.
+ */
+export function decodeHeaderValue(header: string, value: string): string {
+  const match = SENTINEL.exec(value);
+  if (!match) {
+    if (!PLAIN_VALUE.test(value)) throw new HeaderMismatchError(`${header} contains invalid characters`);
+    return value;
+  }
+  if (!BASE64.test(match[1])) throw new HeaderMismatchError(`${header} holds invalid Base64 in its =?base64?…?= form`);
+  return Buffer.from(match[1], 'base64').toString('utf8');
+}
+
+/**
+ * The standard request headers of 2026-07-28 must be present and agree with the body: a missing
+ * or different value is HeaderMismatch (-32020, HTTP 400). Values are case-sensitive.
+ */
+export function validateStandardHeaders(headers: Headers, request: JsonRpcRequest, meta: RequestMeta): void {
+  const version = single(headers, 'mcp-protocol-version');
+  if (version === undefined) throw new HeaderMismatchError('the MCP-Protocol-Version header is required');
+  if (version !== meta.protocolVersion) {
+    throw new HeaderMismatchError(`MCP-Protocol-Version header "${version}" does not match _meta protocolVersion "${meta.protocolVersion}"`);
+  }
+  const method = single(headers, 'mcp-method');
+  if (method === undefined) throw new HeaderMismatchError('the Mcp-Method header is required');
+  if (method !== request.method) {
+    throw new HeaderMismatchError(`Mcp-Method header "${method}" does not match body method "${request.method}"`);
+  }
+  const field = NAME_FIELDS[request.method];
+  if (!field) return;
+  const rawName = single(headers, 'mcp-name');
+  if (rawName === undefined) throw new HeaderMismatchError(`the Mcp-Name header is required for ${request.method}`);
+  const name = decodeHeaderValue('Mcp-Name', rawName);
+  const bodyValue = request.params?.[field];
+  if (name !== bodyValue) {
+    throw new HeaderMismatchError(`Mcp-Name header "${rawName}" does not match body ${field} "${String(bodyValue)}"`);
+  }
+}
+
+/**
+ * SEP-2243 `x-mcp-header`: each mirrored argument that has a value must arrive as
+ * `Mcp-Param-{Name}` too, and agree with the body (integers compared as numbers).
+ */
+export function validateParamHeaders(headers: Headers, args: unknown, mirrored: ReadonlyMap<string, string>): void {
+  const values = (typeof args === 'object' && args !== null ? args : {}) as Record<string, unknown>;
+  for (const [property, suffix] of mirrored) {
+    const headerName = `Mcp-Param-${suffix}`;
+    const raw = single(headers, headerName.toLowerCase());
+    const value = values[property];
+    if (value === undefined || value === null) continue;
+    if (raw === undefined) throw new HeaderMismatchError(`the ${headerName} header is required when "${property}" is set`);
+    const decoded = decodeHeaderValue(headerName, raw);
+    const matches =
+      typeof value === 'number' ? decoded.trim() !== '' && Number(decoded) === value : decoded === String(value);
+    if (!matches) throw new HeaderMismatchError(`${headerName} header "${raw}" does not match argument "${property}"`);
+  }
+}

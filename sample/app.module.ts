@@ -1,0 +1,24 @@
+import { Module } from '@nestjs/common';
+import { ConfigModule } from '@nestjs/config';
+import { McpModule } from '../lib/index.js';
+import { BillingService } from './tools/billing.service.js';
+import { InteractiveTools } from './tools/interactive.tools.js';
+import { UserTools } from './tools/user.tools.js';
+import { GreetingTools } from './tools/greeting.tools.js';
+import { ReviewPrompts } from './prompts/review.prompts.js';
+import { DocsResources } from './resources/docs.resources.js';
+
+@Module({
+  imports: [
+    // Reads .env (see .env.example): MOCAPI_MRTR_SECRET, MOCAPI_MRTR_TTL, PORT, …
+    ConfigModule.forRoot({ isGlobal: true }),
+    McpModule.forRoot({
+      name: 'nest-mcp-sample',
+      version: '0.1.0',
+      title: 'nest-mcp sample server',
+      instructions: 'Demo tools of nest-mcp: greetings, users, progress and elicitation.',
+    }),
+  ],
+  providers: [GreetingTools, UserTools, InteractiveTools, BillingService, ReviewPrompts, DocsResources],
+})
+export class AppModule {}

@@ -1,0 +1,21 @@
+import 'reflect-metadata';
+import { Logger } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
+import { NestFactory } from '@nestjs/core';
+import { AppModule } from './app.module.js';
+
+async function bootstrap(): Promise<void> {
+  const app = await NestFactory.create(AppModule);
+  app.enableShutdownHooks();
+  const config = app.get(ConfigService);
+  const port = Number(config.get('PORT') ?? 3000);
+  // Local MCP servers should bind to loopback only (DNS-rebinding advice of the spec).
+  const host = config.get<string>('HOST') ?? '127.0.0.1';
+  await app.listen(port, host);
+  const endpoint = config.get<string>('MOCAPI_ENDPOINT') ?? '/mcp';
+  const address = app.getHttpServer().address();
+  const actualPort = typeof address === 'object' && address ? address.port : port;
+  new Logger('Sample').log(`MCP endpoint: http://${host}:${actualPort}${endpoint}`);
+}
+
+void bootstrap();

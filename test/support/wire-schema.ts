@@ -1,0 +1,142 @@
+import { readFileSync } from 'node:fs';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
+import addFormatsModule from 'ajv-formats';
+
+/**
+ * Validates what the server sends against the 2026-07-28 JSON Schema (shared/spec beside the repo).
+ * Resolved relative to this file so CI, which clones the repo elsewhere, finds it too.
+ */
+export const SCHEMA_URL = new URL('../../../shared/spec/2026-07-28/schema.json', import.meta.url);
+
+type FormatsPlugin = typeof addFormatsModule.default;
+const addFormats: FormatsPlugin =
+  (addFormatsModule as unknown as { default?: FormatsPlugin }).default ?? (addFormatsModule as unknown as FormatsPlugin);
+
+const SCHEMA_ID = 'https://modelcontextprotocol.io/schema/2026-07-28/schema.json';
+
+interface SchemaFile {
+  $defs: Record<string, Record<string, unknown>>;
+}
+
+let ajv: Ajv2020 | undefined;
+let defs: SchemaFile['$defs'] | undefined;
+const compiled = new Map<string, ValidateFunction>();
+
+function load(): { ajv: Ajv2020; defs: SchemaFile['$defs'] } {
+  if (!ajv || !defs) {
+    const schema = JSON.parse(readFileSync(SCHEMA_URL, 'utf8')) as SchemaFile & Record<string, unknown>;
+    defs = schema.$defs;
+    ajv = new Ajv2020({ strict: false, allErrors: true, logger: false });
+    addFormats(ajv);
+    ajv.addSchema({ ...schema, $id: SCHEMA_ID });
+  }
+  return { ajv, defs };
+}
+
+function validatorFor(def: string): ValidateFunction {
+  const { ajv, defs } = load();
+  if (!(def in defs)) throw new Error(`schema.json has no $defs/${def}`);
+  let validate = compiled.get(def);
+  if (!validate) {
+    validate = ajv.getSchema(`${SCHEMA_ID}#/$defs/${def}`);
+    if (!validate) throw new Error(`could not compile $defs/${def}`);
+    compiled.set(def, validate);
+  }
+  return validate;
+}
+
+function describe(errors: ErrorObject[] | null | undefined): string {
+  return (errors ?? []).map((error) => `${error.instancePath || '/'} ${error.message ?? ''} ${JSON.stringify(error.params)}`).join('; ');
+}
+
+/** Throws (failing the test) unless `value` validates against `$defs/<def>`. */
+export function assertMatchesDef(value: unknown, def: string): void {
+  const validate = validatorFor(def);
+  if (!validate(value)) {
+    throw new Error(`Not a valid ${def} per schema.json: ${describe(validate.errors)}\n${JSON.stringify(value)}`);
+  }
+}
+
+/** True when `value` validates against `$defs/<def>`. */
+export function matchesDef(value: unknown, def: string): boolean {
+  return validatorFor(def)(value) as boolean;
+}
+
+/** The result def of each method this server answers. */
+export const RESULT_DEF_BY_METHOD: Record<string, string> = {
+  'server/discover': 'DiscoverResult',
+  'tools/list': 'ListToolsResult',
+  'tools/call': 'CallToolResult',
+  'prompts/list': 'ListPromptsResult',
+  'prompts/get': 'GetPromptResult',
+  'resources/list': 'ListResourcesResult',
+  'resources/templates/list': 'ListResourceTemplatesResult',
+  'resources/read': 'ReadResourceResult',
+  'completion/complete': 'CompleteResult',
+};
+
+/**
+ * The defs an error code must satisfy. Some schema defs describe the error object (`ParseError`,
+ * `InvalidParamsError`, …), others a whole response (`HeaderMismatchError`, …).
+ */
+const ERROR_DEF_BY_CODE: Record<number, { def: string; level: 'error' | 'response' }> = {
+  [-32700]: { def: 'ParseError', level: 'error' },
+  [-32600]: { def: 'InvalidRequestError', level: 'error' },
+  [-32601]: { def: 'MethodNotFoundError', level: 'error' },
+  [-32602]: { def: 'InvalidParamsError', level: 'error' },
+  [-32603]: { def: 'InternalError', level: 'error' },
+  [-32020]: { def: 'HeaderMismatchError', level: 'response' },
+  [-32021]: { def: 'MissingRequiredClientCapabilityError', level: 'response' },
+  [-32022]: { def: 'UnsupportedProtocolVersionError', level: 'response' },
+};
+
+/**
+ * A JSON-RPC result response: the envelope against `JSONRPCResultResponse`, the result against the
+ * named def (`DiscoverResult`, `ListToolsResult`, `CallToolResult`, `InputRequiredResult`, …).
+ */
+export function assertResultResponse(message: unknown, resultDef: string): asserts message is { jsonrpc: '2.0'; id: string | number; result: Record<string, any> } {
+  assertMatchesDef(message, 'JSONRPCResultResponse');
+  assertMatchesDef(message, 'JSONRPCMessage');
+  const result = (message as { result: unknown }).result;
+  assertMatchesDef(result, resultDef);
+  assertMatchesDef(result, 'ServerResult');
+}
+
+/** A JSON-RPC error response: `JSONRPCErrorResponse`, and the code's own def when the schema has one. */
+export function assertErrorResponse(message: unknown, expectedCode?: number): asserts message is { jsonrpc: '2.0'; id?: string | number; error: { code: number; message: string; data?: any } } {
+  assertMatchesDef(message, 'JSONRPCErrorResponse');
+  assertMatchesDef(message, 'JSONRPCMessage');
+  const error = (message as { error: { code: number } }).error;
+  if (expectedCode !== undefined && error.code !== expectedCode) {
+    throw new Error(`expected error code ${expectedCode}, got ${error.code}: ${JSON.stringify(message)}`);
+  }
+  const known = ERROR_DEF_BY_CODE[error.code];
+  if (known) assertMatchesDef(known.level === 'error' ? error : message, known.def);
+}
+
+/** A notification from the server: `ServerNotification` (and `ProgressNotification` for progress). */
+export function assertServerNotification(message: unknown): void {
+  assertMatchesDef(message, 'JSONRPCNotification');
+  assertMatchesDef(message, 'ServerNotification');
+  if ((message as { method?: unknown }).method === 'notifications/progress') assertMatchesDef(message, 'ProgressNotification');
+}
+
+/**
+ * Any message the server sent: dispatches on its shape. `resultDef` names the result def to check
+ * for result responses (defaults from `method` when given).
+ */
+export function assertServerMessage(message: unknown, options: { resultDef?: string; method?: string } = {}): void {
+  if (typeof message !== 'object' || message === null) throw new Error(`not a JSON-RPC message: ${JSON.stringify(message)}`);
+  if ('error' in message) return assertErrorResponse(message);
+  if ('result' in message) {
+    const result = (message as { result: { resultType?: unknown } }).result;
+    const def =
+      result?.resultType === 'input_required'
+        ? 'InputRequiredResult'
+        : options.resultDef ?? (options.method ? RESULT_DEF_BY_METHOD[options.method] : undefined) ?? 'Result';
+    return assertResultResponse(message, def);
+  }
+  if ('method' in message && !('id' in message)) return assertServerNotification(message);
+  throw new Error(`the server must not send requests or other messages: ${JSON.stringify(message)}`);
+}
