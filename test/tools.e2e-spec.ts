@@ -352,6 +352,27 @@ describe('tools on a fixture module (page size 2, every return pattern, scopes)'
   });
 });
 
+describe('tool failures are logged', () => {
+  it('a thrown error is logged once, with its stack, while the client sees only the message', async () => {
+    const entries: Array<{ level: string; text: string }> = [];
+    const record = (level: string) => (...parts: unknown[]) => entries.push({ level, text: parts.map(String).join(' ') });
+    const logger = { log: record('log'), error: record('error'), warn: record('warn'), debug: record('debug'), verbose: record('verbose'), fatal: record('fatal') };
+    const started = await startApp([TransportToolsFixtureModule], '/mcp', [], logger);
+    try {
+      const response = await postMcp(started.url, rpc('tools/call', { name: 'explode', arguments: {} }));
+      assertResultResponse(response.body, 'CallToolResult');
+      expect(response.body.result.content).toEqual([{ type: 'text', text: 'The reactor is on fire' }]);
+      const mentions = entries.filter((entry) => entry.text.includes('The reactor is on fire'));
+      expect(mentions).toHaveLength(1);
+      expect(mentions[0].level).toBe('error');
+      expect(mentions[0].text).toContain('explode');
+      expect(mentions[0].text).toMatch(/\bat \S*explode/);
+    } finally {
+      await started.app.close();
+    }
+  });
+});
+
 describe('start-up checks', () => {
   it('duplicate tool names fail start-up with a message naming both classes', async () => {
     const moduleRef = await Test.createTestingModule({ imports: [TransportDuplicateToolsModule] }).compile();

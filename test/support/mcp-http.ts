@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import type { INestApplication } from '@nestjs/common';
+import type { INestApplication, LoggerService } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import type { AddressInfo } from 'node:net';
 import { assertServerMessage } from './wire-schema.js';
@@ -125,9 +125,9 @@ export interface StartedApp {
 }
 
 /** Compiles a real testing module with `imports`, listens on a free port on 127.0.0.1. */
-export async function startApp(imports: any[], endpoint = '/mcp', providers: any[] = []): Promise<StartedApp> {
+export async function startApp(imports: any[], endpoint = '/mcp', providers: any[] = [], logger: LoggerService | false = false): Promise<StartedApp> {
   const moduleRef = await Test.createTestingModule({ imports, providers }).compile();
-  const app = moduleRef.createNestApplication({ logger: false });
+  const app = moduleRef.createNestApplication({ logger });
   await app.listen(0, '127.0.0.1');
   const { port } = app.getHttpServer().address() as AddressInfo;
   const baseUrl = `http://127.0.0.1:${port}`;
