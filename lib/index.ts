@@ -16,3 +16,4 @@ export * from './progress/index.js';
 export * from './content/index.js';
 export { McpField } from './schema/index.js';
 export * from './protocol/index.js';
+export { bootstrapStdio, McpStdioTransport, StderrConsoleLogger, type McpStdioServer, type StdioBootstrapOptions } from './transport/stdio/index.js';

@@ -56,6 +56,7 @@ describe('resources (features-resources fixture: pageSize 2, global cache 30000/
         ['notes://text', 'notes://bytes'],
         ['notes://view', 'notes://object'],
         ['notes://folder', 'notes://empty'],
+        ['notes://broken'],
       ]);
       for (const result of results) {
         expect(result.ttlMs).toBe(30000);
@@ -179,6 +180,12 @@ describe('resources (features-resources fixture: pageSize 2, global cache 30000/
       });
     });
 
+    it('a failing handler is -32603 without internals', async () => {
+      const response = await callMcp(started.url, 'resources/read', { uri: 'notes://broken' });
+      assertErrorResponse(response.body, -32603);
+      expect(response.body.error).toEqual({ code: -32603, message: 'Internal error' });
+    });
+
     it('a template match needs the whole URI', async () => {
       expect((await readError(started.url, 'items://42/detail/extra')).data).toEqual({ uri: 'items://42/detail/extra' });
       expect((await readError(started.url, 'items:///detail')).data).toEqual({ uri: 'items:///detail' });
@@ -205,7 +212,7 @@ describe('resources with the default cache settings', () => {
 
   it('lists on one page (default page size) with ttlMs 0 / private', async () => {
     for (const [method, key, def, count] of [
-      ['resources/list', 'resources', 'ListResourcesResult', 6],
+      ['resources/list', 'resources', 'ListResourcesResult', 7],
       ['resources/templates/list', 'resourceTemplates', 'ListResourceTemplatesResult', 3],
     ] as const) {
       const { pages, results } = await listAll(started.url, method, key, def);

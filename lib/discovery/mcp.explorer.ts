@@ -141,10 +141,11 @@ export class McpExplorer implements OnModuleInit {
 
   private createPrompt(method: DiscoveredMethod, metadata: McpPromptMetadata): RegisteredPrompt {
     if (!metadata.description?.trim()) throw new Error(MISSING_DESCRIPTION('prompt', method.source));
-    const { schemas, required, dto, descriptions } = this.stringArguments(method);
-    const promptArguments: PromptArgument[] = Object.keys(schemas).map((name) => ({
+    const { schemas, required, dto } = this.stringArguments(method);
+    const promptArguments: PromptArgument[] = Object.entries(schemas).map(([name, schema]) => ({
       name,
-      ...(descriptions[name] ? { description: descriptions[name] } : {}),
+      ...(typeof schema.title === 'string' ? { title: schema.title } : {}),
+      ...(typeof schema.description === 'string' ? { description: schema.description } : {}),
       required: required.has(name),
     }));
     const definition: Prompt = {
@@ -203,21 +204,12 @@ export class McpExplorer implements OnModuleInit {
 
   /**
    * Arguments that arrive as strings (prompt arguments, template variables): their schemas (for
-   * conversion and enum completion), which are required, and their descriptions.
+   * conversion, enum completion, titles and descriptions) and which are required.
    */
-  private stringArguments(method: DiscoveredMethod): {
-    schemas: Record<string, JsonSchemaObject>;
-    required: Set<string>;
-    descriptions: Record<string, string>;
-    dto?: Function;
-  } {
+  private stringArguments(method: DiscoveredMethod): { schemas: Record<string, JsonSchemaObject>; required: Set<string>; dto?: Function } {
     const { inputSchema, dto } = this.buildInputSchema(method);
     const properties = (inputSchema.properties ?? {}) as Record<string, JsonSchemaObject>;
-    const descriptions: Record<string, string> = {};
-    for (const [name, schema] of Object.entries(properties)) {
-      if (typeof schema.description === 'string') descriptions[name] = schema.description;
-    }
-    return { schemas: properties, required: new Set((inputSchema.required as string[] | undefined) ?? []), descriptions, dto };
+    return { schemas: properties, required: new Set((inputSchema.required as string[] | undefined) ?? []), dto };
   }
 
   /** The arguments' JSON Schema, generated once from the DTO or the named parameters. */
@@ -257,7 +249,9 @@ export class McpExplorer implements OnModuleInit {
       const argOptions = options[param.index] ?? {};
       return {
         name: String(param.data),
-        schema: schemaForDesignType(types[param.index], argOptions),
+        schema: argOptions.title
+          ? { ...schemaForDesignType(types[param.index], argOptions), title: argOptions.title }
+          : schemaForDesignType(types[param.index], argOptions),
         required: argOptions.required !== false,
         header: argOptions.header,
       };

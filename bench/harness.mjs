@@ -1,0 +1,174 @@
+// Shared bench plumbing: server children, a keep-alive HTTP client, autocannon runs, statistics.
+import { fork } from 'node:child_process';
+import { Agent, request } from 'node:http';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+
+export const PROTOCOL_VERSION = '2026-07-28';
+export const MESSAGE = 'hello, bench';
+
+const here = fileURLToPath(new URL('.', import.meta.url));
+
+/** The standard 2026-07-28 per-request `_meta`. */
+export function meta(extra = {}) {
+  return {
+    'io.modelcontextprotocol/protocolVersion': PROTOCOL_VERSION,
+    'io.modelcontextprotocol/clientInfo': { name: 'nest-mcp-bench', version: '1.0.0' },
+    'io.modelcontextprotocol/clientCapabilities': {},
+    ...extra,
+  };
+}
+
+/** The headers a conforming 2026-07-28 client sends with `body`. */
+export function headersFor(body) {
+  const headers = {
+    accept: 'application/json, text/event-stream',
+    'content-type': 'application/json',
+    'mcp-protocol-version': PROTOCOL_VERSION,
+    'mcp-method': body.method,
+  };
+  if (body.method === 'tools/call') headers['mcp-name'] = body.params.name;
+  return headers;
+}
+
+export function echoRequest(id = 1) {
+  return { jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'echo', arguments: { message: MESSAGE }, _meta: meta() } };
+}
+
+/**
+ * Forks `servers/<name>.mjs` on 127.0.0.1 (random port) and waits for its ready message.
+ * Returns { name, pid, port, url, ask(cmd), stop() }.
+ */
+export function startServer(name, { execArgv = ['--expose-gc'], env = {}, timeoutMs = 30_000 } = {}) {
+  const child = fork(`${here}servers/${name}.mjs`, [], {
+    execArgv,
+    env: { ...process.env, PORT: '0', NODE_ENV: 'production', ...env },
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  let nextId = 1;
+  const pending = new Map();
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`${name} did not start within ${timeoutMs} ms`));
+    }, timeoutMs);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      for (const { reject: fail } of pending.values()) fail(new Error(`${name} exited (${code})`));
+      reject(new Error(`${name} exited with ${code} before it was ready`));
+    });
+    child.on('message', (msg) => {
+      if (msg?.ready) {
+        clearTimeout(timer);
+        const ask = (cmd, askTimeoutMs = 10_000) =>
+          new Promise((ok, fail) => {
+            const id = nextId++;
+            const t = setTimeout(() => {
+              pending.delete(id);
+              fail(new Error(`${name}: no answer to ${cmd}`));
+            }, askTimeoutMs);
+            pending.set(id, {
+              resolve: (value) => {
+                clearTimeout(t);
+                ok(value);
+              },
+              reject: fail,
+            });
+            child.send({ id, cmd });
+          });
+        const stop = () =>
+          new Promise((ok) => {
+            if (child.exitCode !== null) return ok();
+            const kill = setTimeout(() => child.kill('SIGKILL'), 5_000);
+            child.once('exit', () => {
+              clearTimeout(kill);
+              ok();
+            });
+            child.send({ id: nextId++, cmd: 'exit' });
+          });
+        resolve({ name, pid: msg.pid, port: msg.port, url: `http://127.0.0.1:${msg.port}/mcp`, ask, stop, child });
+        return;
+      }
+      const waiter = pending.get(msg?.id);
+      if (waiter) {
+        pending.delete(msg.id);
+        waiter.resolve(msg);
+      }
+    });
+  });
+}
+
+const agent = new Agent({ keepAlive: true, maxSockets: 64 });
+
+/** One POST with the standard headers over a keep-alive agent; resolves { status, contentType, text, bytes }. */
+export function post(url, body, { timeoutMs = 10_000 } = {}) {
+  const payload = JSON.stringify(body);
+  return new Promise((resolve, reject) => {
+    const req = request(url, { method: 'POST', agent, headers: { ...headersFor(body), 'content-length': Buffer.byteLength(payload) } }, (res) => {
+      const chunks = [];
+      let bytes = 0;
+      res.on('data', (chunk) => {
+        chunks.push(chunk);
+        bytes += chunk.length;
+      });
+      res.on('end', () =>
+        resolve({ status: res.statusCode, contentType: String(res.headers['content-type'] ?? ''), text: Buffer.concat(chunks).toString('utf8'), bytes }),
+      );
+      res.on('error', reject);
+    });
+    req.setTimeout(timeoutMs, () => req.destroy(new Error(`timeout after ${timeoutMs} ms`)));
+    req.on('error', reject);
+    req.end(payload);
+  });
+}
+
+/** The JSON-RPC messages of a JSON or SSE body. */
+export function messagesOf(reply) {
+  if (reply.contentType.startsWith('application/json')) return [JSON.parse(reply.text)];
+  if (!reply.contentType.startsWith('text/event-stream')) return [];
+  const out = [];
+  for (const event of reply.text.split('\n\n')) {
+    const data = event
+      .split('\n')
+      .filter((line) => line.startsWith('data:'))
+      .map((line) => line.slice(5).trimStart())
+      .join('\n');
+    if (data) out.push(JSON.parse(data));
+  }
+  return out;
+}
+
+/** One autocannon run; returns the figures the table needs. */
+export async function cannon(url, body, { connections = 50, pipelining = 1, duration, amount, expectBody } = {}) {
+  const result = await autocannon({
+    url,
+    method: 'POST',
+    headers: headersFor(body),
+    body: JSON.stringify(body),
+    connections,
+    pipelining,
+    ...(amount !== undefined ? { amount } : { duration }),
+    timeout: 10,
+    ...(expectBody !== undefined ? { expectBody } : {}),
+  });
+  return {
+    rps: result.requests.average,
+    total: result.requests.total,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    non2xx: result.non2xx,
+    errors: result.errors,
+    timeouts: result.timeouts,
+    mismatches: result.mismatches,
+  };
+}
+
+export function median(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+
+export const sum = (values) => values.reduce((a, b) => a + b, 0);
+export const mb = (bytes) => (bytes / 1024 / 1024).toFixed(1);
+export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -1,0 +1,353 @@
+// `npm run bench`: nest-mcp against the plain-Nest floor and the alternatives, on loopback, one table.
+//   node bench/run.mjs            full run (~3-4 min on 2 cores)
+//   node bench/run.mjs --quick    short smoke run (1 s runs, 1 repetition, 10k memory calls)
+import { readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+import { RequestStateCodec } from '../dist/lib/mrtr/index.js';
+import { cannon, echoRequest, MESSAGE, mb, median, messagesOf, meta, post, sleep, startServer, sum } from './harness.mjs';
+
+const QUICK = process.argv.includes('--quick');
+const CFG = {
+  connections: 50,
+  pipelining: 1,
+  warmupS: 1,
+  durationS: QUICK ? 1 : 5,
+  runs: QUICK ? 1 : 3,
+  mrtrWorkers: 8,
+  mrtrDurationMs: QUICK ? 1_000 : 4_000,
+  progressCount: 1_000,
+  progressRuns: QUICK ? 2 : 5,
+  memoryCalls: QUICK ? 10_000 : 100_000,
+  codecIterations: QUICK ? 5_000 : 20_000,
+  codecRuns: 5,
+};
+const root = fileURLToPath(new URL('..', import.meta.url));
+const started = performance.now();
+const children = new Set();
+
+// Hard bound on the whole run: never leave a bench hanging (or its children behind).
+const watchdog = setTimeout(() => {
+  console.error('bench: watchdog fired after 8 minutes; stopping');
+  for (const child of children) child.child.kill('SIGKILL');
+  process.exit(2);
+}, 8 * 60_000);
+watchdog.unref();
+
+const log = (...args) => console.error('·', ...args);
+
+async function launch(name, options) {
+  const server = await startServer(name, options);
+  children.add(server);
+  const stop = server.stop;
+  server.stop = async () => {
+    await stop();
+    children.delete(server);
+  };
+  return server;
+}
+
+function version(pkg) {
+  const file = pkg === 'nest-mcp' ? `${root}package.json` : `${root}node_modules/${pkg}/package.json`;
+  return JSON.parse(readFileSync(file, 'utf8')).version;
+}
+
+// ---------------------------------------------------------------------------------------------
+// 1. tools/call echo throughput
+// ---------------------------------------------------------------------------------------------
+
+const SUBJECTS = [
+  { key: 'floor', server: 'plain-nest', label: 'plain Nest @Post() (floor)' },
+  { key: 'raw', server: 'plain-nest', env: { FLOOR_MODE: 'raw' }, label: 'plain Nest @Post() + @Res() raw write (info)' },
+  { key: 'nest-mcp', server: 'nest-mcp', label: 'nest-mcp' },
+  { key: 'rekog', server: 'rekog', label: '@rekog/mcp-nest (stateless)' },
+  { key: 'official', server: 'official', label: '@modelcontextprotocol/server + node' },
+];
+
+/** One correct echo call: 200, JSON, the echoed text. Returns the exact body for autocannon's expectBody. */
+async function verifyEcho(server) {
+  const reply = await post(server.url, echoRequest());
+  const [message] = messagesOf(reply);
+  const text = message?.result?.content?.[0]?.text;
+  if (reply.status !== 200 || !reply.contentType.startsWith('application/json') || text !== MESSAGE || message.id !== 1) {
+    throw new Error(`${server.name}: unexpected echo reply ${reply.status} ${reply.contentType} ${reply.text.slice(0, 300)}`);
+  }
+  return reply.text;
+}
+
+async function throughput() {
+  const servers = {};
+  for (const subject of SUBJECTS) servers[subject.key] = await launch(subject.server, { env: subject.env });
+  const expected = {};
+  for (const subject of SUBJECTS) expected[subject.key] = await verifyEcho(servers[subject.key]);
+  const body = echoRequest();
+  const opts = { connections: CFG.connections, pipelining: CFG.pipelining };
+  for (const subject of SUBJECTS) {
+    log(`warm-up ${subject.label}`);
+    await cannon(servers[subject.key].url, body, { ...opts, duration: CFG.warmupS });
+  }
+  const runs = Object.fromEntries(SUBJECTS.map((s) => [s.key, []]));
+  // Interleaved (A B C D, A B C D, …) so drift on the machine hits every subject alike.
+  for (let run = 0; run < CFG.runs; run++) {
+    for (const subject of SUBJECTS) {
+      log(`run ${run + 1}/${CFG.runs} ${subject.label}`);
+      runs[subject.key].push(await cannon(servers[subject.key].url, body, { ...opts, duration: CFG.durationS, expectBody: expected[subject.key] }));
+    }
+  }
+  const rows = {};
+  for (const subject of SUBJECTS) {
+    const list = runs[subject.key];
+    const { rss } = await servers[subject.key].ask('rss');
+    rows[subject.key] = {
+      label: subject.label,
+      rps: median(list.map((r) => r.rps)),
+      p50: median(list.map((r) => r.p50)),
+      p99: median(list.map((r) => r.p99)),
+      requests: sum(list.map((r) => r.total)),
+      non2xx: sum(list.map((r) => r.non2xx)),
+      errors: sum(list.map((r) => r.errors)),
+      timeouts: sum(list.map((r) => r.timeouts)),
+      mismatches: sum(list.map((r) => r.mismatches)),
+      runsRps: list.map((r) => Math.round(r.rps)),
+      rss,
+    };
+  }
+  for (const subject of SUBJECTS) if (subject.key !== 'nest-mcp') await servers[subject.key].stop();
+  return { rows, nestMcp: servers['nest-mcp'] };
+}
+
+// ---------------------------------------------------------------------------------------------
+// 2. MRTR: the 3-question `survey` tool, 4 HTTP calls end to end
+// ---------------------------------------------------------------------------------------------
+
+const ANSWERS = { name: 'Ada', plan: 'team', confirmed: true };
+let flowId = 1;
+
+async function surveyFlow(url) {
+  const base = { name: 'survey', arguments: {}, _meta: meta({ 'io.modelcontextprotocol/clientCapabilities': { elicitation: {} } }) };
+  let extra = {};
+  for (let call = 1; call <= 4; call++) {
+    const reply = await post(url, { jsonrpc: '2.0', id: flowId++, method: 'tools/call', params: { ...base, ...extra } });
+    const result = messagesOf(reply).at(-1)?.result;
+    if (reply.status !== 200 || !result) throw new Error(`survey call ${call}: ${reply.status} ${reply.text.slice(0, 200)}`);
+    if (call === 4) {
+      const out = result.structuredContent;
+      if (result.resultType !== 'complete' || out?.name !== 'Ada' || out?.plan !== 'team' || out?.confirmed !== true) {
+        throw new Error(`survey: wrong final result ${JSON.stringify(result).slice(0, 200)}`);
+      }
+      return;
+    }
+    if (result.resultType !== 'input_required') throw new Error(`survey call ${call}: expected input_required, got ${result.resultType}`);
+    const [key, inputRequest] = Object.entries(result.inputRequests)[0];
+    const field = Object.keys(inputRequest.params.requestedSchema.properties)[0];
+    extra = { inputResponses: { [key]: { action: 'accept', content: { [field]: ANSWERS[field] } } }, requestState: result.requestState };
+  }
+}
+
+async function mrtr(server) {
+  for (let i = 0; i < 50; i++) await surveyFlow(server.url); // warm-up
+  const rates = [];
+  const latencies = [];
+  let failures = 0;
+  let firstFailure;
+  for (let run = 0; run < CFG.runs; run++) {
+    let done = 0;
+    const begin = performance.now();
+    const deadline = begin + CFG.mrtrDurationMs;
+    const worker = async () => {
+      for (let i = 0; i < 1_000_000 && performance.now() < deadline; i++) {
+        const t0 = performance.now();
+        try {
+          await surveyFlow(server.url);
+          done++;
+          latencies.push(performance.now() - t0);
+        } catch (error) {
+          failures++;
+          firstFailure ??= error;
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: CFG.mrtrWorkers }, worker));
+    rates.push(done / ((performance.now() - begin) / 1000));
+  }
+  return { rate: median(rates), p50: median(latencies), failures, firstFailure };
+}
+
+function codecMicro() {
+  const codec = new RequestStateCodec(Buffer.alloc(32, 7), 300_000);
+  // A 3-answer ledger shaped like the one `survey` carries before its final call.
+  const payload = {
+    method: 'tools/call',
+    target: 'survey',
+    argsDigest: 'q0Rk4o3mN6j1pW8cX2vB5yT9uL7sA0dF3gH6jK9lZ1x',
+    rounds: [
+      { fingerprint: 'Jb7f2Qm9Xc1Lk4Rt8Yw3Pz6Nd0Hs5Ga2Ve7Ui9Oq4Ms', responses: { 'elicitation-1': { action: 'accept', content: { name: 'Ada' } } } },
+      { fingerprint: 'Tq3w8Er5Ty1Ui6Op2As9Df4Gh7Jk0Lz3Xc8Vb5Nm1Qa', responses: { 'elicitation-2': { action: 'accept', content: { plan: 'team' } } } },
+      { fingerprint: 'Zx9c4Vb7Nm2Qw5Er8Ty1Ui6Op3As0Df7Gh4Jk9Lz2Xs', responses: { 'elicitation-3': { action: 'accept', content: { confirmed: true } } } },
+    ],
+    pending: { fingerprint: 'Mn5b8Vc1Xz4Lk7Jh0Gf3Ds6Aq9Wr2Et5Yu8Io1Pl4Ok', keys: ['elicitation-4'] },
+  };
+  const roundTrip = () => {
+    const decoded = codec.decode(codec.encode(payload));
+    if (decoded.rounds.length !== 3) throw new Error('codec round trip lost rounds');
+  };
+  for (let i = 0; i < 5_000; i++) roundTrip(); // JIT warm-up
+  const perOp = [];
+  for (let run = 0; run < CFG.codecRuns; run++) {
+    const t0 = performance.now();
+    for (let i = 0; i < CFG.codecIterations; i++) roundTrip();
+    perOp.push(((performance.now() - t0) * 1000) / CFG.codecIterations);
+  }
+  return { us: median(perOp), tokenChars: codec.encode(payload).length };
+}
+
+// ---------------------------------------------------------------------------------------------
+// 3. Progress: 1,000 notifications over SSE
+// ---------------------------------------------------------------------------------------------
+
+async function progress(server) {
+  const count = CFG.progressCount;
+  const call = (id) => ({
+    jsonrpc: '2.0',
+    id,
+    method: 'tools/call',
+    params: { name: 'stream', arguments: { count }, _meta: meta({ progressToken: `p-${id}` }) },
+  });
+  const check = (reply) => {
+    const messages = messagesOf(reply);
+    const notes = messages.filter((m) => m.method === 'notifications/progress');
+    const final = messages.at(-1);
+    if (reply.status !== 200 || !reply.contentType.startsWith('text/event-stream') || notes.length !== count || final?.result?.content?.[0]?.text !== `streamed ${count}`) {
+      throw new Error(`progress: ${reply.status} ${reply.contentType}, ${notes.length} notifications, final ${JSON.stringify(final).slice(0, 200)}`);
+    }
+  };
+  check(await post(server.url, call(1))); // warm-up
+  const times = [];
+  const bytes = [];
+  let peak = 0;
+  for (let run = 0; run < CFG.progressRuns; run++) {
+    await server.ask('peak-reset');
+    const t0 = performance.now();
+    const reply = await post(server.url, call(run + 2));
+    times.push(performance.now() - t0);
+    check(reply);
+    bytes.push(reply.bytes);
+    peak = Math.max(peak, (await server.ask('peak')).peak);
+  }
+  return { ms: median(times), bytes: median(bytes), peak };
+}
+
+// ---------------------------------------------------------------------------------------------
+// 4. Memory over 100k calls
+// ---------------------------------------------------------------------------------------------
+
+async function memory() {
+  const server = await launch('nest-mcp');
+  try {
+    const rawStart = (await server.ask('rss')).rss;
+    const start = await server.ask('gc');
+    const body = echoRequest();
+    const expectBody = await verifyEcho(server);
+    const opts = { connections: CFG.connections, pipelining: CFG.pipelining, amount: CFG.memoryCalls, expectBody };
+    log(`memory: ${CFG.memoryCalls} calls`);
+    const first = await cannon(server.url, body, opts);
+    const after = await server.ask('rss');
+    const afterGc = await server.ask('gc');
+    log(`memory: ${CFG.memoryCalls} more calls (leak check)`);
+    const second = await cannon(server.url, body, opts);
+    const afterGc2 = await server.ask('gc');
+    const bad = (r) => r.non2xx + r.errors + r.timeouts + r.mismatches;
+    return { rawStart, start, after, afterGc, afterGc2, bad: bad(first) + bad(second), calls: first.total + second.total };
+  } finally {
+    await server.stop();
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+
+function fmt(n, digits = 0) {
+  return Number(n).toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
+}
+
+async function main() {
+  log(`bench${QUICK ? ' (quick)' : ''}: ${os.cpus().length} CPUs, Node ${process.version}`);
+  log('requestState codec micro-benchmark');
+  const codec = codecMicro();
+  log('1. tools/call throughput');
+  const { rows, nestMcp } = await throughput();
+  log('2. MRTR round trips');
+  const flows = await mrtr(nestMcp);
+  log('3. progress streaming');
+  const stream = await progress(nestMcp);
+  await nestMcp.stop();
+  log('4. memory');
+  const mem = await memory();
+
+  const floor = rows.floor.rps;
+  const lines = [];
+  lines.push('| # | Benchmark | Subject | Result | Detail |');
+  lines.push('|---|---|---|---|---|');
+  for (const key of ['nest-mcp', 'floor', 'raw', 'rekog', 'official']) {
+    const r = rows[key];
+    lines.push(
+      `| 1 | tools/call \`echo\`, JSON | ${r.label} | **${fmt(r.rps)} req/s** · ${(r.rps / floor).toFixed(2)}× floor | ` +
+        `p50 ${r.p50} ms · p99 ${r.p99} ms · runs ${r.runsRps.map((v) => fmt(v)).join(' / ')} · ${fmt(r.requests)} req: ` +
+        `non-2xx ${r.non2xx}, errors ${r.errors}, timeouts ${r.timeouts}, body mismatches ${r.mismatches} · RSS ${mb(r.rss)} MB |`,
+    );
+  }
+  lines.push(
+    `| 2 | MRTR 3-question tool (4 HTTP calls) | nest-mcp | **${fmt(flows.rate)} calls/s** (${fmt(flows.rate * 4)} HTTP req/s) | ` +
+      `${CFG.mrtrWorkers} concurrent clients · p50 ${fmt(flows.p50, 2)} ms per completed call · failures ${flows.failures} |`,
+  );
+  lines.push(
+    `| 2 | requestState encode+decode, 3-answer ledger | nest-mcp | **${fmt(codec.us, 1)} µs** | ` +
+      `median of ${CFG.codecRuns} × ${fmt(CFG.codecIterations)} · token ${codec.tokenChars} chars · target ≤ 50 µs |`,
+  );
+  lines.push(
+    `| 3 | 1,000 progress notifications over SSE | nest-mcp | **${fmt(stream.ms, 1)} ms** to drain | ` +
+      `${fmt(stream.bytes)} bytes · server peak RSS ${mb(stream.peak)} MB · median of ${CFG.progressRuns} |`,
+  );
+  const growth = mem.afterGc.rss - mem.start.rss;
+  const growth2 = mem.afterGc2.rss - mem.afterGc.rss;
+  lines.push(
+    `| 4 | RSS over ${fmt(CFG.memoryCalls)} echo calls | nest-mcp | **${growth >= 0 ? '+' : ''}${mb(growth)} MB** after GC | ` +
+      `start ${mb(mem.rawStart)} MB (${mb(mem.start.rss)} after GC) → after calls ${mb(mem.after.rss)} MB → after GC ${mb(mem.afterGc.rss)} MB; ` +
+      `heap ${mb(mem.start.heapUsed)} → ${mb(mem.afterGc.heapUsed)} MB · next ${fmt(CFG.memoryCalls)}: RSS ${growth2 >= 0 ? '+' : ''}${mb(growth2)} MB, ` +
+      `heap ${mb(mem.afterGc2.heapUsed)} MB · bad replies ${mem.bad} of ${fmt(mem.calls)} |`,
+  );
+  const table = lines.join('\n');
+
+  const packages = ['nest-mcp', '@nestjs/core', '@nestjs/platform-express', 'express', '@rekog/mcp-nest', '@modelcontextprotocol/server', '@modelcontextprotocol/node', 'zod', 'autocannon'];
+  const env = [
+    `- Node ${process.version} · ${os.cpus()[0].model} · ${os.cpus().length} CPUs · ${os.platform()} ${os.release()}`,
+    `- ${packages.map((p) => `${p} ${version(p)}`).join(' · ')}`,
+    `- autocannon: ${CFG.connections} connections, pipelining ${CFG.pipelining}, ${CFG.warmupS} s warm-up, ${CFG.runs} × ${CFG.durationS} s runs (median), subjects interleaved; load generator and servers share the machine`,
+    `- run took ${fmt((performance.now() - started) / 1000)} s${QUICK ? ' (--quick: figures are indicative only)' : ''}`,
+  ].join('\n');
+  const targets = [
+    `- tools/call ≥ 0.85 × floor: ${(rows['nest-mcp'].rps / floor).toFixed(2)}× → ${rows['nest-mcp'].rps >= 0.85 * floor ? 'met' : 'MISSED'}`,
+    `- (info) vs the raw-write Nest route: ${(rows['nest-mcp'].rps / rows.raw.rps).toFixed(2)}×`,
+    `- tools/call ≥ each peer: ${['rekog', 'official'].map((k) => `${rows[k].label} ${(rows['nest-mcp'].rps / rows[k].rps).toFixed(2)}×`).join(', ')} → ${
+      ['rekog', 'official'].every((k) => rows['nest-mcp'].rps >= rows[k].rps) ? 'met' : 'MISSED'
+    }`,
+    `- requestState encode+decode ≤ 50 µs: ${fmt(codec.us, 1)} µs → ${codec.us <= 50 ? 'met' : 'MISSED'}`,
+    `- no RSS growth beyond noise after ${fmt(CFG.memoryCalls)} calls: ${mb(growth)} MB first batch (warm-up included), ${mb(growth2)} MB second batch`,
+  ].join('\n');
+
+  const output = `## nest-mcp benchmark\n\n${env}\n\n${table}\n\nTargets:\n${targets}\n`;
+  console.log(output);
+  const notes = readFileSync(new URL('./NOTES.md', import.meta.url), 'utf8');
+  writeFileSync(new URL('./RESULTS.md', import.meta.url), `# Benchmark results\n\nGenerated by \`npm run bench\` on ${new Date().toISOString()}.\n\n${output}\n${notes}`);
+  log('wrote bench/RESULTS.md');
+}
+
+main()
+  .catch(async (error) => {
+    console.error(error);
+    process.exitCode = 1;
+  })
+  .finally(async () => {
+    for (const child of [...children]) await child.stop();
+    clearTimeout(watchdog);
+  });

@@ -1,0 +1,76 @@
+// nest-mcp under test: an `echo` tool, a 3-question MRTR tool and a 1,000-notification progress tool.
+// Plain JS with the decorators applied by hand (no TypeScript metadata emit): design:paramtypes is
+// declared explicitly so the schema comes out exactly as it would from `message: string`.
+import 'reflect-metadata';
+import { Injectable, Module } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { McpArg, McpModule, McpTool, ToolContext } from '../../dist/lib/index.js';
+import { serveIpc } from './child.mjs';
+
+class BenchTools {
+  echo(message) {
+    return message;
+  }
+
+  async survey(ctx) {
+    const a = await ctx.elicit('Question 1: your name?', (s) => s.string('name', 'Name'));
+    const b = await ctx.elicit('Question 2: your plan?', (s) => s.choice('plan', 'Plan', ['pro', 'team']));
+    const c = await ctx.elicit('Question 3: confirm?', (s) => s.bool('confirmed', 'Confirmed'));
+    return { name: a.getString('name'), plan: b.getChoice('plan'), confirmed: c.getBool('confirmed') };
+  }
+
+  async stream(count, ctx) {
+    const progress = ctx.longProgress(count);
+    for (let i = 1; i <= count; i++) progress.emit(i, `step ${i}`);
+    return `streamed ${count}`;
+  }
+}
+
+function method(cls, key, paramtypes, decorators) {
+  const proto = cls.prototype;
+  Reflect.defineMetadata('design:paramtypes', paramtypes, proto, key);
+  Reflect.defineMetadata('design:returntype', paramtypes.returns ?? Object, proto, key);
+  for (const [index, decorate] of decorators.params) decorate(proto, key, index);
+  const descriptor = Object.getOwnPropertyDescriptor(proto, key);
+  decorators.method(proto, key, descriptor);
+  Object.defineProperty(proto, key, descriptor);
+}
+
+method(BenchTools, 'echo', Object.assign([String], { returns: String }), {
+  method: McpTool({ name: 'echo', description: 'Echoes a message back as text' }),
+  params: [[0, McpArg('message', { description: 'What to echo' })]],
+});
+method(BenchTools, 'survey', [Object], {
+  method: McpTool({ name: 'survey', description: 'Asks three questions, one per round trip' }),
+  params: [[0, ToolContext()]],
+});
+method(BenchTools, 'stream', [Number, Object], {
+  method: McpTool({ name: 'stream', description: 'Emits `count` progress notifications' }),
+  params: [
+    [0, McpArg('count', { description: 'How many notifications' })],
+    [1, ToolContext()],
+  ],
+});
+Reflect.decorate([Injectable()], BenchTools);
+
+class AppModule {}
+Reflect.decorate(
+  [
+    Module({
+      imports: [
+        McpModule.forRoot({
+          name: 'nest-mcp-bench',
+          version: '0.1.0',
+          // A fixed key so no "ephemeral secret" warning; bench only.
+          mrtr: { secret: Buffer.alloc(32, 7).toString('base64') },
+        }),
+      ],
+      providers: [BenchTools],
+    }),
+  ],
+  AppModule,
+);
+
+const app = await NestFactory.create(AppModule, { logger: ['error'] });
+await app.listen(Number(process.env.PORT ?? 0), '127.0.0.1');
+serveIpc(app.getHttpServer().address().port);

@@ -1,0 +1,40 @@
+// The floor: a plain Nest @Post() route on the same express adapter, returning the same JSON-RPC
+// response nest-mcp sends for `echo` (no MCP checks, just Nest + express body parsing + JSON).
+import 'reflect-metadata';
+import { Body, Controller, HttpCode, Module, Post } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { serveIpc } from './child.mjs';
+
+const SERVER_META = { 'io.modelcontextprotocol/serverInfo': { name: 'nest-mcp-bench', version: '0.1.0' } };
+
+const RAW = process.env.FLOOR_MODE === 'raw';
+
+const reply = (body) => ({
+  jsonrpc: '2.0',
+  id: body.id,
+  result: { resultType: 'complete', content: [{ type: 'text', text: body.params.arguments.message }], _meta: SERVER_META },
+});
+
+class EchoController {
+  echo(body, res) {
+    if (!RAW) return reply(body);
+    const json = JSON.stringify(reply(body));
+    res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(json) });
+    res.end(json);
+  }
+}
+const proto = EchoController.prototype;
+Reflect.defineMetadata('design:paramtypes', RAW ? [Object, Object] : [Object], proto, 'echo');
+Body()(proto, 'echo', 0);
+if (RAW) Res()(proto, 'echo', 1);
+const descriptor = Object.getOwnPropertyDescriptor(proto, 'echo');
+Post()(proto, 'echo', descriptor);
+HttpCode(200)(proto, 'echo', descriptor);
+Reflect.decorate([Controller('mcp')], EchoController);
+
+class AppModule {}
+Reflect.decorate([Module({ controllers: [EchoController] })], AppModule);
+
+const app = await NestFactory.create(AppModule, { logger: ['error'] });
+await app.listen(Number(process.env.PORT ?? 0), '127.0.0.1');
+serveIpc(app.getHttpServer().address().port);

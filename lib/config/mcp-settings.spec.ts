@@ -1,0 +1,39 @@
+import { describe, expect, it } from '@jest/globals';
+import { resolveMcpSettings } from './mcp-settings.js';
+
+const config = (values: Record<string, unknown>) => ({ get: (key: string) => values[key] });
+
+describe('resolveMcpSettings', () => {
+  it('falls back to the defaults', () => {
+    const settings = resolveMcpSettings();
+    expect(settings).toMatchObject({
+      serverInfo: { name: 'nest-mcp-server', version: '0.0.0' },
+      endpoint: '/mcp',
+      pageSize: 100,
+      allowedOrigins: undefined,
+      allowedHosts: undefined,
+      mrtr: { secret: undefined, ttlMs: 300_000, ttl: 'PT5M' },
+      cache: { ttlMs: 0, cacheScope: 'private' },
+    });
+  });
+
+  it('reads mocapi.* keys as written and in their environment form', () => {
+    const settings = resolveMcpSettings({}, config({ 'mocapi.endpoint': 'rpc', MOCAPI_MRTR_TTL: 'PT2M', MOCAPI_PAGE_SIZE: '5', 'mocapi.allowed-origins': 'https://a, https://b' }));
+    expect(settings.endpoint).toBe('/rpc');
+    expect(settings.mrtr.ttlMs).toBe(120_000);
+    expect(settings.pageSize).toBe(5);
+    expect(settings.allowedOrigins).toEqual(['https://a', 'https://b']);
+  });
+
+  it('lets explicit options win over config', () => {
+    const settings = resolveMcpSettings({ endpoint: '/explicit', mrtr: { ttl: 'PT1M' } }, config({ 'mocapi.endpoint': '/config', 'mocapi.mrtr.ttl': 'PT9M' }));
+    expect(settings.endpoint).toBe('/explicit');
+    expect(settings.mrtr.ttlMs).toBe(60_000);
+  });
+
+  it('fails clearly on bad values', () => {
+    expect(() => resolveMcpSettings({ mrtr: { ttl: 'five minutes' } })).toThrow(/mocapi\.mrtr\.ttl/);
+    expect(() => resolveMcpSettings({ pageSize: 0 })).toThrow(/mocapi\.page-size/);
+    expect(() => resolveMcpSettings({}, config({ 'mocapi.cache.scope': 'shared' }))).toThrow(/mocapi\.cache\.scope/);
+  });
+});

@@ -1,0 +1,181 @@
+import { Logger } from '@nestjs/common';
+import { createInterface, type Interface } from 'node:readline';
+import type { Readable, Writable } from 'node:stream';
+import { finalize, type Subscription } from 'rxjs';
+import type { McpDispatcher, OutboundMessage } from '../../server/mcp.dispatcher.js';
+import { InvalidRequestError } from '../../protocol/mcp.error.js';
+import type { JsonObject, JsonRpcMessage, JsonRpcRequest, RequestId } from '../../protocol/wire.types.js';
+import { classifyLine } from './stdio-message.js';
+
+const LISTEN_METHOD = 'subscriptions/listen';
+
+/** One request being served. */
+interface InFlight {
+  method: string;
+  subscription: Subscription;
+  /** Settles when the call completes or is unsubscribed. */
+  done: Promise<void>;
+}
+
+/**
+ * The stdio edge (2026-07-28): newline-delimited JSON-RPC on a readable/writable pair. Requests go
+ * to the dispatcher unchanged (no headers on stdio, all metadata is in `_meta`); its notifications
+ * and the final response are written as they come, one compact JSON message per line.
+ *
+ * Not a Nest provider: it exists only when `bootstrapStdio` wires the process streams to it, so an
+ * application that serves HTTP never holds a stdin reader.
+ * @publicApi
+ */
+export class McpStdioTransport {
+  private readonly logger = new Logger('McpStdio');
+  /** Keyed by type and value: `1` and `"1"` are different JSON-RPC ids. */
+  private readonly inFlight = new Map<string, InFlight>();
+  private reader?: Interface;
+  private outputBroken = false;
+  private resolveEnded!: () => void;
+  /** Resolves when the input ends (EOF) or `stop()` is called. */
+  readonly ended = new Promise<void>((resolve) => (this.resolveEnded = resolve));
+
+  constructor(
+    private readonly dispatcher: McpDispatcher,
+    private readonly input: Readable,
+    private readonly output: Writable,
+  ) {}
+
+  /** Starts reading lines. readline buffers partial lines and treats `\r\n` as one line break. */
+  start(): void {
+    // A client that closed its end makes writes fail with EPIPE; without a listener that would crash the process.
+    this.output.on('error', (error: NodeJS.ErrnoException) => {
+      if (!this.outputBroken) this.logger.warn(`stdout is no longer writable (${error.code ?? error.message}); stopping`);
+      this.outputBroken = true;
+      this.stop();
+    });
+    this.reader = createInterface({ input: this.input, crlfDelay: Infinity, terminal: false });
+    this.reader.on('line', (line) => this.handleLine(line));
+    this.reader.on('close', () => this.resolveEnded());
+  }
+
+  /** Stops reading (the same as EOF for the caller awaiting `ended`). */
+  stop(): void {
+    this.reader?.close();
+    this.resolveEnded();
+  }
+
+  /** How many requests are being served, listen streams included. */
+  get inFlightCount(): number {
+    return this.inFlight.size;
+  }
+
+  /**
+   * Waits for the in-flight calls to finish, up to `timeoutMs`. Listen streams are left out unless
+   * asked for: they end only when the server tears them down, so waiting for them would always time out.
+   * @returns whether every awaited call finished in time
+   */
+  async drain(timeoutMs: number, includeListen = false): Promise<boolean> {
+    const pending = [...this.inFlight.values()].filter((call) => includeListen || call.method !== LISTEN_METHOD).map((call) => call.done);
+    if (pending.length === 0) return true;
+    let timer: NodeJS.Timeout | undefined;
+    const timedOut = new Promise<false>((resolve) => {
+      timer = setTimeout(() => resolve(false), timeoutMs);
+    });
+    try {
+      return await Promise.race([Promise.all(pending).then(() => true as const), timedOut]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /**
+   * Unsubscribes the calls still running: their handlers' signals abort and nothing more is
+   * written for them. Listen streams can be spared, so that closing the application still ends
+   * them properly (completion result, then notifications/cancelled).
+   */
+  abortAll(includeListen = true): void {
+    for (const [key, call] of [...this.inFlight]) {
+      if (!includeListen && call.method === LISTEN_METHOD) continue;
+      this.inFlight.delete(key);
+      call.subscription.unsubscribe();
+    }
+  }
+
+  /** Resolves once everything written so far has been handed to the OS (before `process.exit`). */
+  flush(): Promise<void> {
+    if (this.outputBroken || this.output.writableEnded) return Promise.resolve();
+    return new Promise((resolve) => this.output.write('', () => resolve()));
+  }
+
+  /** @internal exposed for unit tests; the reader calls it for every line. */
+  handleLine(line: string): void {
+    // Blank lines (e.g. a trailing newline pair) carry no message; answering them would be noise.
+    if (line.trim().length === 0) return;
+    const incoming = classifyLine(line);
+    switch (incoming.kind) {
+      case 'invalid':
+        return this.write({ jsonrpc: '2.0', id: incoming.id, error: incoming.error.toJsonRpc() });
+      case 'response':
+        // The server sends no requests on stdio, so no response is awaited. Answering one with an
+        // error could collide with a pending request of the client under the same id.
+        this.logger.debug(`Ignoring a JSON-RPC response from the client (id ${String(incoming.id)})`);
+        return;
+      case 'notification':
+        return this.handleNotification(incoming.method, incoming.params);
+      case 'request':
+        return this.serve(incoming.request);
+    }
+  }
+
+  private handleNotification(method: string, params: JsonObject | undefined): void {
+    // Only cancellation means something to the server; other notifications need no action.
+    if (method !== 'notifications/cancelled') return;
+    const requestId = params?.requestId;
+    // Unknown, finished or malformed cancels are ignored (§12.1): a notification gets no error.
+    if (typeof requestId !== 'string' && typeof requestId !== 'number') return;
+    const key = keyOf(requestId);
+    const call = this.inFlight.get(key);
+    if (!call) return;
+    this.inFlight.delete(key);
+    // The dispatcher aborts the handler's signal on unsubscribe and emits nothing after it.
+    call.subscription.unsubscribe();
+  }
+
+  private serve(request: JsonRpcRequest): void {
+    const key = keyOf(request.id);
+    if (this.inFlight.has(key)) {
+      this.write({ jsonrpc: '2.0', id: request.id, error: new InvalidRequestError(`Invalid Request: request id ${JSON.stringify(request.id)} is already in use`).toJsonRpc() });
+      return;
+    }
+    let settle!: () => void;
+    const done = new Promise<void>((resolve) => (settle = resolve));
+    const call: InFlight = { method: request.method, done, subscription: undefined as unknown as Subscription };
+    this.inFlight.set(key, call);
+    call.subscription = this.dispatcher
+      .dispatch(request, {})
+      .pipe(
+        finalize(() => {
+          // Only forget our own entry: a cancelled id may already be reused by a new request.
+          if (this.inFlight.get(key) === call) this.inFlight.delete(key);
+          settle();
+        }),
+      )
+      .subscribe({ next: (outbound) => this.forward(request, outbound) });
+  }
+
+  private forward(request: JsonRpcRequest, outbound: OutboundMessage): void {
+    this.write(outbound.message);
+    if (outbound.kind === 'response' && request.method === LISTEN_METHOD && 'result' in outbound.message) {
+      // The server tore the listen stream down (shutdown): after its completion result, stdio
+      // also terminates the stream with notifications/cancelled for the listen id (spec §12.1).
+      this.write({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: request.id, reason: 'The server closed the subscription' } });
+    }
+  }
+
+  private write(message: JsonRpcMessage): void {
+    if (this.outputBroken || this.output.writableEnded) return;
+    // JSON.stringify escapes every newline inside strings, so one message is always exactly one line.
+    this.output.write(`${JSON.stringify(message)}\n`);
+  }
+}
+
+function keyOf(id: RequestId): string {
+  return `${typeof id}:${id}`;
+}

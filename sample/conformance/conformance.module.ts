@@ -1,0 +1,24 @@
+import { Module } from '@nestjs/common';
+import { McpModule } from '../../lib/index.js';
+import { ConformanceInputTools } from './conformance-input.tools.js';
+import { ConformancePrompts } from './conformance.prompts.js';
+import { ConformanceResources } from './conformance.resources.js';
+import { ConformanceTools } from './conformance.tools.js';
+
+/**
+ * Everything the conformance suite's server scenarios call, by the names and texts it expects.
+ * Provider order is list order: ConformanceTools comes first so `test_simple_text` leads `tools/list`
+ * (http-header-validation calls the first listed tool with `{}`).
+ */
+@Module({
+  imports: [
+    McpModule.forRoot({
+      name: 'nest-mcp-conformance',
+      version: '0.1.0',
+      title: 'nest-mcp conformance fixture',
+      // The requestState key stays ephemeral: one fixture process serves the whole run.
+    }),
+  ],
+  providers: [ConformanceTools, ConformanceInputTools, ConformancePrompts, ConformanceResources],
+})
+export class ConformanceModule {}

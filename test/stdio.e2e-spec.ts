@@ -1,0 +1,413 @@
+import 'reflect-metadata';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
+import { Client } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { execFileSync, spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { PassThrough } from 'node:stream';
+import { Injectable, Module } from '@nestjs/common';
+import { bootstrapStdio, McpArg, McpModule, McpTool, ToolContext, type McpToolContext } from '../lib/index.js';
+import { AppModule } from '../sample/app.module.js';
+
+/**
+ * The sample served over stdio (`dist/sample/main-stdio.js`), spawned as a child process the way
+ * desktop clients start local servers: first driven by the official client's stdio transport, then
+ * through raw pipes for what a well-behaved client never sends.
+ */
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const ENTRY = 'dist/sample/main-stdio.js';
+const PROTOCOL_VERSION = '2026-07-28';
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Msg = Record<string, any>;
+
+const meta = (extra: Record<string, unknown> = {}) => ({
+  'io.modelcontextprotocol/protocolVersion': PROTOCOL_VERSION,
+  'io.modelcontextprotocol/clientCapabilities': { elicitation: {} },
+  ...extra,
+});
+
+const request = (id: number | string, method: string, params: Record<string, unknown> = {}, metaExtra: Record<string, unknown> = {}) =>
+  JSON.stringify({ jsonrpc: '2.0', id, method, params: { ...params, _meta: meta(metaExtra) } });
+
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+beforeAll(() => {
+  // jest runs the TypeScript sources; the child process needs the compiled sample.
+  execFileSync('npx', ['tsc', '-p', 'tsconfig.build.json'], { cwd: ROOT, stdio: 'pipe' });
+}, 120_000);
+
+describe('stdio: the official @modelcontextprotocol/client against the sample', () => {
+  let client: Client;
+  let stderr: string;
+
+  beforeEach(async () => {
+    stderr = '';
+    const transport = new StdioClientTransport({ command: process.execPath, args: [ENTRY], cwd: ROOT, stderr: 'pipe' });
+    transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+    client = new Client(
+      { name: 'nest-mcp-stdio-e2e', version: '1.0.0' },
+      { capabilities: { elicitation: {} }, versionNegotiation: { mode: { pin: PROTOCOL_VERSION } } },
+    );
+    await client.connect(transport);
+  });
+
+  afterEach(async () => {
+    await client?.close();
+  });
+
+  it('connects at 2026-07-28 and reads the discover result', () => {
+    expect(client.getNegotiatedProtocolVersion()).toBe(PROTOCOL_VERSION);
+    expect(client.getServerVersion()).toEqual(expect.objectContaining({ name: 'nest-mcp-sample', version: '0.1.0' }));
+    expect(client.getServerCapabilities()).toEqual(expect.objectContaining({ tools: expect.any(Object) }));
+  });
+
+  it('lists the sample tools', async () => {
+    const { tools } = await client.listTools();
+    expect(tools.map((tool) => tool.name)).toEqual(['hello', 'echo', 'notify', 'shout', 'create-user', 'process', 'onboard', 'upgrade-plan', 'wizard']);
+  });
+
+  it('calls hello (structuredContent)', async () => {
+    const result = await client.callTool({ name: 'hello', arguments: { name: 'Stdio' } });
+    expect(result.structuredContent).toEqual({ message: 'Hello, Stdio!' });
+    expect(result.content).toEqual([{ type: 'text', text: '{"message":"Hello, Stdio!"}' }]);
+  });
+
+  it('receives progress notifications via onprogress (process)', async () => {
+    const progress: Array<{ progress: number; total?: number; message?: string }> = [];
+    // The client runs notification handlers a microtask late but resolves responses at once, so a
+    // progress notification read in the same stdout chunk as its response reaches a retired handler
+    // and is reported through onerror (modelcontextprotocol/typescript-sdk#2580). The server sent it
+    // in order; count it as delivered.
+    const late: Array<{ progress: number; total?: number; message?: string }> = [];
+    client.onerror = (error) => {
+      const match = /unknown token: (.*)$/s.exec(error.message);
+      if (!match) throw error;
+      const { progress: value, total, message } = (JSON.parse(match[1]) as Msg).params as Msg;
+      late.push({ progress: value, total, message });
+    };
+    const result = await client.callTool(
+      { name: 'process', arguments: { data: 'twelve chars' } },
+      { onprogress: (update) => progress.push({ progress: update.progress, total: update.total, message: update.message }) },
+    );
+    await pause(20);
+    expect(progress.slice(0, 2)).toEqual([
+      { progress: 1, total: 3, message: 'parsed' },
+      { progress: 2, total: 3, message: 'transformed' },
+    ]);
+    expect([...progress, ...late]).toEqual([
+      { progress: 1, total: 3, message: 'parsed' },
+      { progress: 2, total: 3, message: 'transformed' },
+      { progress: 3, total: 3, message: 'stored' },
+    ]);
+    expect(result.structuredContent).toEqual({ result: 'Done: processed 12 characters' });
+  });
+
+  it('completes an elicitation round trip (onboard) through the client MRTR driver', async () => {
+    const asked: Msg[] = [];
+    client.setRequestHandler('elicitation/create', async (req) => {
+      asked.push(req.params as Msg);
+      return { action: 'accept', content: { name: 'Ada', email: 'ada@example.com' } };
+    });
+    const result = await client.callTool({ name: 'onboard', arguments: {} });
+    expect(asked).toEqual([expect.objectContaining({ mode: 'form', message: 'Please enter your details' })]);
+    expect(result.structuredContent).toEqual({ message: 'Welcome, Ada!' });
+  });
+
+  it('a logging tool writes to stderr, never to the protocol stream', async () => {
+    const result = await client.callTool({ name: 'notify', arguments: { message: 'ping from stdio' } });
+    expect(result.isError).toBeFalsy();
+    const deadline = Date.now() + 5_000;
+    while (!stderr.includes('notification: ping from stdio') && Date.now() < deadline) await pause(10);
+    expect(stderr).toContain('notification: ping from stdio');
+  });
+});
+
+/** The sample with raw pipes: every stdout line is collected (and must parse), stderr kept as text. */
+class RawServer {
+  readonly child: ChildProcessWithoutNullStreams;
+  readonly lines: string[] = [];
+  readonly messages: Msg[] = [];
+  stderr = '';
+  readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  private buffer = '';
+  private waiters: Array<() => void> = [];
+
+  constructor() {
+    this.child = spawn(process.execPath, [ENTRY], { cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'] });
+    this.child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+      this.buffer += chunk;
+      let newline: number;
+      while ((newline = this.buffer.indexOf('\n')) >= 0) {
+        const line = this.buffer.slice(0, newline);
+        this.buffer = this.buffer.slice(newline + 1);
+        this.lines.push(line);
+        this.messages.push(JSON.parse(line) as Msg);
+      }
+      for (const wake of this.waiters.splice(0)) wake();
+    });
+    this.child.stderr.setEncoding('utf8').on('data', (chunk: string) => (this.stderr += chunk));
+    this.exited = new Promise((resolve) => this.child.on('exit', (code, signal) => resolve({ code, signal })));
+  }
+
+  send(text: string): void {
+    this.child.stdin.write(text);
+  }
+
+  /** Resolves with the first message that matches, waiting for more output up to `timeoutMs`. */
+  async waitFor(predicate: (message: Msg) => boolean, timeoutMs = 5_000): Promise<Msg> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const found = this.messages.find(predicate);
+      if (found) return found;
+      const left = deadline - Date.now();
+      if (left <= 0) throw new Error(`No matching message within ${timeoutMs} ms; got ${JSON.stringify(this.messages)}`);
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, left);
+        this.waiters.push(() => {
+          clearTimeout(timer);
+          resolve();
+        });
+      });
+    }
+  }
+
+  /** stderr is a separate pipe: its data can arrive after the stdout line that answers the call. */
+  async waitForStderr(text: string, timeoutMs = 5_000): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    while (!this.stderr.includes(text)) {
+      if (Date.now() > deadline) throw new Error(`stderr never contained ${JSON.stringify(text)}; got ${this.stderr}`);
+      await pause(10);
+    }
+  }
+
+  response(id: number | string): Promise<Msg> {
+    return this.waitFor((message) => message.id === id && ('result' in message || 'error' in message));
+  }
+
+  /** Stray bytes after the last newline would be a partial, unparseable message. */
+  get trailing(): string {
+    return this.buffer;
+  }
+
+  kill(): void {
+    if (this.child.exitCode === null && this.child.signalCode === null) this.child.kill('SIGKILL');
+  }
+}
+
+describe('stdio: raw pipes', () => {
+  let server: RawServer;
+
+  beforeEach(async () => {
+    server = new RawServer();
+    // server/discover must work as the very first message (dual-era probing).
+    server.send(`${request('discover', 'server/discover')}\n`);
+    const discover = await server.response('discover');
+    expect(discover.result).toEqual(expect.objectContaining({ resultType: 'complete', supportedVersions: expect.arrayContaining([PROTOCOL_VERSION]) }));
+  });
+
+  afterEach(() => {
+    server?.kill();
+  });
+
+  it('answers a malformed line with -32700 (id null) and goes on serving', async () => {
+    server.send('{"jsonrpc":"2.0","id":1,"method":\n');
+    server.send(`${request(2, 'tools/call', { name: 'echo', arguments: { message: 'still here' } })}\n`);
+    const parseError = await server.waitFor((message) => message.error?.code === -32700);
+    expect(parseError).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32700, message: expect.any(String) } });
+    const echo = await server.response(2);
+    expect(echo.result.content).toEqual([{ type: 'text', text: 'still here' }]);
+  });
+
+  it('rejects invalid envelopes with -32600 and ignores client responses and unknown notifications', async () => {
+    server.send('[]\n');
+    server.send(`${JSON.stringify({ jsonrpc: '1.0', id: 7, method: 'tools/list' })}\n`);
+    server.send(`${JSON.stringify({ jsonrpc: '2.0', id: 99, result: {} })}\n`);
+    server.send(`${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' })}\n`);
+    server.send(`${request(8, 'tools/list')}\n`);
+    await server.response(8);
+    const errors = server.messages.filter((message) => 'error' in message);
+    expect(errors).toEqual([
+      { jsonrpc: '2.0', id: null, error: { code: -32600, message: expect.stringContaining('batches') } },
+      { jsonrpc: '2.0', id: 7, error: { code: -32600, message: expect.stringContaining('jsonrpc') } },
+    ]);
+    expect(server.messages.some((message) => message.id === 99)).toBe(false);
+  });
+
+  it('handles \\r\\n line endings and a message split across writes', async () => {
+    const line = request(3, 'tools/call', { name: 'hello', arguments: { name: 'Split' } });
+    server.send(line.slice(0, 20));
+    await pause(30);
+    server.send(`${line.slice(20)}\r\n`);
+    const hello = await server.response(3);
+    expect(hello.result.structuredContent).toEqual({ message: 'Hello, Split!' });
+  });
+
+  it('writes nothing but JSON-RPC lines on stdout, and logs on stderr', async () => {
+    server.send(`${request(4, 'tools/call', { name: 'notify', arguments: { message: 'to stderr' } })}\n`);
+    server.send('garbage\n');
+    await server.response(4);
+    await server.waitFor((message) => message.error?.code === -32700);
+    expect(server.lines.length).toBeGreaterThan(0);
+    for (const line of server.lines) {
+      expect(JSON.parse(line)).toEqual(expect.objectContaining({ jsonrpc: '2.0' }));
+      expect(line).toBe(JSON.stringify(JSON.parse(line)));
+    }
+    expect(server.trailing).toBe('');
+    expect(server.stderr).toContain('MCP server listening on stdio');
+    expect(server.stderr).toContain('Mapped 9 tool(s)');
+    await server.waitForStderr('notification: to stderr');
+  });
+
+  it('notifications/cancelled stops a request: nothing more is written for it', async () => {
+    // A listen stream is the slowest request there is: it only ends when cancelled or at shutdown.
+    server.send(`${request('listen-1', 'subscriptions/listen', { notifications: { toolsListChanged: true } })}\n`);
+    await server.waitFor((message) => message.method === 'notifications/subscriptions/acknowledged');
+    // process pauses between its steps; the cancel in the same write lands before its first step.
+    server.send(`${request(5, 'tools/call', { name: 'process', arguments: { data: 'abc' } }, { progressToken: 'p5' })}\n`);
+    server.send(`${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 5, reason: 'user' } })}\n`);
+    server.send(`${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 'listen-1' } })}\n`);
+    // Unknown and malformed cancels are ignored without an answer.
+    server.send(`${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 12345 } })}\n`);
+    server.send(`${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/cancelled', params: {} })}\n`);
+    await pause(200);
+    server.send(`${request(6, 'tools/list')}\n`);
+    await server.response(6);
+
+    const about = (id: unknown) => (message: Msg) => message.id === id || message.params?.requestId === id || message.params?.progressToken === 'p5';
+    expect(server.messages.filter(about(5))).toEqual([]);
+    expect(server.messages.filter((message) => message.id === 'listen-1' || message.params?.requestId === 'listen-1')).toEqual([]);
+    expect(server.messages.filter((message) => 'error' in message)).toEqual([]);
+
+    // A cancelled id is free again.
+    server.send(`${request(5, 'tools/call', { name: 'echo', arguments: { message: 'again' } })}\n`);
+    expect((await server.response(5)).result.content).toEqual([{ type: 'text', text: 'again' }]);
+  });
+
+  it('on EOF finishes in-flight calls, ends listen streams (result, then notifications/cancelled) and exits 0', async () => {
+    server.send(`${request('listen-2', 'subscriptions/listen', { notifications: { toolsListChanged: true } })}\n`);
+    await server.waitFor((message) => message.method === 'notifications/subscriptions/acknowledged');
+    server.send(`${request(9, 'tools/call', { name: 'process', arguments: { data: 'drained' } }, { progressToken: 'p9' })}\n`);
+    const started = Date.now();
+    server.child.stdin.end();
+
+    const exit = await server.exited;
+    expect(exit).toEqual({ code: 0, signal: null });
+    expect(Date.now() - started).toBeLessThan(5_000);
+
+    const processed = server.messages.find((message) => message.id === 9);
+    expect(processed?.result.structuredContent).toEqual({ result: 'Done: processed 7 characters' });
+    expect(server.messages.filter((message) => message.params?.progressToken === 'p9')).toHaveLength(3);
+
+    const listenResult = server.messages.findIndex((message) => message.id === 'listen-2' && 'result' in message);
+    const listenCancel = server.messages.findIndex((message) => message.method === 'notifications/cancelled' && message.params?.requestId === 'listen-2');
+    expect(server.messages[listenResult].result).toEqual(
+      expect.objectContaining({ resultType: 'complete', _meta: expect.objectContaining({ 'io.modelcontextprotocol/subscriptionId': 'listen-2' }) }),
+    );
+    expect(listenCancel).toBe(listenResult + 1);
+    expect(server.trailing).toBe('');
+  });
+
+  it('exits 0 on SIGTERM', async () => {
+    server.child.kill('SIGTERM');
+    expect(await server.exited).toEqual({ code: 0, signal: null });
+  });
+});
+
+/** A fixture for what the sample has no tool for: a call that runs until it is cancelled, and a bounded nap. */
+const waits = { started: 0, aborted: 0 };
+
+@Injectable()
+class SlowTools {
+  @McpTool({ name: 'wait', description: 'Runs until its signal aborts' })
+  async wait(@ToolContext() ctx: McpToolContext): Promise<string> {
+    waits.started += 1;
+    await new Promise<void>((resolve) =>
+      ctx.signal.addEventListener('abort', () => {
+        waits.aborted += 1;
+        resolve();
+      }, { once: true }),
+    );
+    return 'stopped';
+  }
+
+  @McpTool({ name: 'nap', description: 'Sleeps for a while' })
+  async nap(@McpArg('ms') ms: number): Promise<string> {
+    await pause(ms);
+    return `napped ${ms}`;
+  }
+}
+
+@Module({ imports: [McpModule.forRoot({ name: 'stdio-fixture', version: '1.0.0' })], providers: [SlowTools] })
+class SlowModule {}
+
+/** bootstrapStdio on in-memory streams, in this process (no exit, no signal handlers). */
+async function inProcess(module: object, drainTimeoutMs?: number) {
+  const input = new PassThrough();
+  const output = new PassThrough();
+  const messages: Msg[] = [];
+  let buffer = '';
+  output.setEncoding('utf8').on('data', (chunk: string) => {
+    buffer += chunk;
+    const lines = buffer.split('\n');
+    buffer = lines.pop() ?? '';
+    for (const line of lines) messages.push(JSON.parse(line) as Msg);
+  });
+  const server = await bootstrapStdio(module, { input, output, logger: false, exitOnClose: false, handleSignals: false, drainTimeoutMs });
+  const until = async (predicate: () => boolean, timeoutMs = 3_000) => {
+    const deadline = Date.now() + timeoutMs;
+    while (!predicate()) {
+      if (Date.now() > deadline) throw new Error(`Timed out; got ${JSON.stringify(messages)}`);
+      await pause(10);
+    }
+  };
+  return { input, messages, server, until };
+}
+
+describe('stdio: bootstrapStdio in-process on in-memory streams', () => {
+  beforeEach(() => {
+    waits.started = 0;
+    waits.aborted = 0;
+  });
+
+  it('serves the sample, then on input end closes the application without exiting the process', async () => {
+    const { input, messages, server } = await inProcess(AppModule);
+    input.write(`${request(1, 'tools/call', { name: 'echo', arguments: { message: 'in memory' } })}\n`);
+    input.end();
+    await server.closed;
+    expect(messages).toEqual([expect.objectContaining({ id: 1, result: expect.objectContaining({ content: [{ type: 'text', text: 'in memory' }] }) })]);
+    expect(server.transport.inFlightCount).toBe(0);
+  });
+
+  it('notifications/cancelled aborts the handler signal and writes nothing for the call', async () => {
+    const { input, messages, server, until } = await inProcess(SlowModule);
+    input.write(`${request('w1', 'tools/call', { name: 'wait', arguments: {} })}\n`);
+    await until(() => waits.started === 1);
+    input.write(`${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 'w1' } })}\n`);
+    await until(() => waits.aborted === 1);
+    input.write(`${request(2, 'tools/call', { name: 'nap', arguments: { ms: 1 } })}\n`);
+    await until(() => messages.length > 0);
+    expect(messages).toEqual([expect.objectContaining({ id: 2 })]);
+    await server.close();
+  });
+
+  it('on input end waits for in-flight calls before closing', async () => {
+    const { input, messages, server } = await inProcess(SlowModule, 5_000);
+    input.write(`${request(3, 'tools/call', { name: 'nap', arguments: { ms: 150 } })}\n`);
+    input.end();
+    await server.closed;
+    expect(messages).toEqual([expect.objectContaining({ id: 3, result: expect.objectContaining({ content: [{ type: 'text', text: 'napped 150' }] }) })]);
+  });
+
+  it('aborts calls that outlive the drain timeout, and still closes', async () => {
+    const { input, messages, server, until } = await inProcess(SlowModule, 100);
+    input.write(`${request(4, 'tools/call', { name: 'wait', arguments: {} })}\n`);
+    await until(() => waits.started === 1);
+    const started = Date.now();
+    input.end();
+    await server.closed;
+    expect(Date.now() - started).toBeLessThan(800);
+    expect(waits.aborted).toBe(1);
+    expect(messages).toEqual([]);
+  });
+});
