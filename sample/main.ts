@@ -2,10 +2,14 @@ import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { NestFactory } from '@nestjs/core';
+import type { NestExpressApplication } from '@nestjs/platform-express';
 import { AppModule } from './app.module.js';
 
 async function bootstrap(): Promise<void> {
-  const app = await NestFactory.create(AppModule);
+  const app = await NestFactory.create<NestExpressApplication>(AppModule);
+  // Express parses JSON before any route; let it accept what the MCP endpoint accepts (1 MiB by default).
+  app.useBodyParser('json', { limit: '1mb' });
+  // SIGTERM: in-flight MCP calls finish (bounded), new ones get 503.
   app.enableShutdownHooks();
   const config = app.get(ConfigService);
   const port = Number(config.get('PORT') ?? 3000);

@@ -13,7 +13,8 @@ export interface McpSettings {
   /** `undefined` = any host (Origin is what stops DNS rebinding). */
   allowedHosts: readonly string[] | undefined;
   pageSize: number;
-  mrtr: { secret: string | undefined; ttlMs: number; ttl: string };
+  mrtr: { secret: string | undefined; ttlMs: number; ttl: string; maxStateLength: number; maxInputResponses: number };
+  limits: { maxBodyBytes: number; maxJsonDepth: number; callTimeoutMs: number | undefined; shutdownTimeoutMs: number };
   cache: { ttlMs: number; cacheScope: CacheScope };
 }
 
@@ -49,16 +50,21 @@ function positiveInteger(value: string | number | undefined, key: string, fallba
   return number;
 }
 
+function duration(key: string, value: string): number {
+  try {
+    return parseIsoDuration(value);
+  } catch (error) {
+    throw new Error(`${key}: ${(error as Error).message}`);
+  }
+}
+
 export function resolveMcpSettings(options: McpModuleOptions = {}, config?: ConfigReader): McpSettings {
   const read = (key: string) => readConfig(config, key);
   const endpoint = options.endpoint ?? read('mocapi.endpoint') ?? DEFAULT_ENDPOINT;
   const ttl = options.mrtr?.ttl ?? read('mocapi.mrtr.ttl') ?? DEFAULT_MRTR_TTL;
-  let ttlMs: number;
-  try {
-    ttlMs = parseIsoDuration(ttl);
-  } catch (error) {
-    throw new Error(`mocapi.mrtr.ttl: ${(error as Error).message}`);
-  }
+  const ttlMs = duration('mocapi.mrtr.ttl', ttl);
+  const callTimeout = options.limits?.callTimeout ?? read('mocapi.limits.call-timeout');
+  const shutdownTimeout = options.limits?.shutdownTimeout ?? read('mocapi.limits.shutdown-timeout') ?? 'PT10S';
   const cacheScope = (options.cache?.cacheScope ?? read('mocapi.cache.scope') ?? 'private') as CacheScope;
   if (cacheScope !== 'public' && cacheScope !== 'private') {
     throw new Error(`mocapi.cache.scope must be "public" or "private"; got "${cacheScope}"`);
@@ -75,7 +81,23 @@ export function resolveMcpSettings(options: McpModuleOptions = {}, config?: Conf
     allowedOrigins: options.allowedOrigins ?? list(read('mocapi.allowed-origins')),
     allowedHosts: options.allowedHosts ?? list(read('mocapi.allowed-hosts')),
     pageSize: positiveInteger(options.pageSize ?? read('mocapi.page-size'), 'mocapi.page-size', DEFAULT_PAGE_SIZE),
-    mrtr: { secret: options.mrtr?.secret ?? read('mocapi.mrtr.secret'), ttlMs, ttl },
+    mrtr: {
+      secret: options.mrtr?.secret ?? read('mocapi.mrtr.secret'),
+      ttlMs,
+      ttl,
+      maxStateLength: positiveInteger(options.mrtr?.maxStateLength ?? read('mocapi.mrtr.max-state-length'), 'mocapi.mrtr.max-state-length', 65_536),
+      maxInputResponses: positiveInteger(
+        options.mrtr?.maxInputResponses ?? read('mocapi.mrtr.max-input-responses'),
+        'mocapi.mrtr.max-input-responses',
+        32,
+      ),
+    },
+    limits: {
+      maxBodyBytes: positiveInteger(options.limits?.maxBodyBytes ?? read('mocapi.limits.max-body-bytes'), 'mocapi.limits.max-body-bytes', 1_048_576),
+      maxJsonDepth: positiveInteger(options.limits?.maxJsonDepth ?? read('mocapi.limits.max-json-depth'), 'mocapi.limits.max-json-depth', 64),
+      callTimeoutMs: callTimeout === undefined ? undefined : duration('mocapi.limits.call-timeout', callTimeout),
+      shutdownTimeoutMs: duration('mocapi.limits.shutdown-timeout', shutdownTimeout),
+    },
     cache: {
       ttlMs: positiveInteger(options.cache?.ttlMs ?? read('mocapi.cache.ttl-ms'), 'mocapi.cache.ttl-ms', 0, true),
       cacheScope,

@@ -32,6 +32,24 @@ export interface McpModuleOptions {
     secret?: string;
     /** ISO-8601 duration a round trip may take. Config: `mocapi.mrtr.ttl`. Default `PT5M`. */
     ttl?: string;
+    /** Longest `requestState` accepted, in characters. Config: `mocapi.mrtr.max-state-length`. Default 65536. */
+    maxStateLength?: number;
+    /** Most `inputResponses` entries accepted in one request. Config: `mocapi.mrtr.max-input-responses`. Default 32. */
+    maxInputResponses?: number;
+  };
+  /** Limits on what a request may carry; each rejection is a JSON-RPC error and the server keeps serving. */
+  limits?: {
+    /** Largest request body, in bytes (413 beyond). Config: `mocapi.limits.max-body-bytes`. Default 1 MiB. */
+    maxBodyBytes?: number;
+    /** Deepest nesting of the JSON body (400 beyond). Config: `mocapi.limits.max-json-depth`. Default 64. */
+    maxJsonDepth?: number;
+    /**
+     * Longest a tool, prompt or resource handler may run, as an ISO-8601 duration; the call then gets
+     * an error and its AbortSignal fires. Config: `mocapi.limits.call-timeout`. Default: none.
+     */
+    callTimeout?: string;
+    /** How long shutdown waits for in-flight calls (ISO-8601). Config: `mocapi.limits.shutdown-timeout`. Default `PT10S`. */
+    shutdownTimeout?: string;
   };
   /** Caching hints (SEP-2549) on list and read results. */
   cache?: {

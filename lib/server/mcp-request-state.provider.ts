@@ -11,6 +11,6 @@ export const requestStateCodecProvider: Provider = {
   useFactory: (settings: McpSettings) => {
     if (!settings.mrtr.secret) new Logger('McpModule').warn(EPHEMERAL_SECRET);
     const secret = settings.mrtr.secret ? parseRequestStateSecret(settings.mrtr.secret) : generateEphemeralSecret();
-    return new RequestStateCodec(secret, settings.mrtr.ttlMs);
+    return new RequestStateCodec(secret, settings.mrtr.ttlMs, undefined, { maxTokenLength: settings.mrtr.maxStateLength });
   },
 };

@@ -4,7 +4,14 @@ import type { McpCall } from '../context/mcp-call.js';
 import { MCP_SETTINGS } from '../mcp.constants.js';
 import type { McpSettings } from '../config/mcp-settings.js';
 import type { ProgressSink } from '../progress/index.js';
-import { InternalError, isMcpError, MethodNotFoundError, UnsupportedProtocolVersionError } from '../protocol/mcp.error.js';
+import {
+  InternalError,
+  InvalidParamsError,
+  isMcpError,
+  McpError,
+  MethodNotFoundError,
+  UnsupportedProtocolVersionError,
+} from '../protocol/mcp.error.js';
 import { META_SERVER_INFO, SUPPORTED_PROTOCOL_VERSIONS } from '../protocol/protocol.constants.js';
 import { parseRequestMeta, type RequestMeta } from '../protocol/request-meta.js';
 import type {
@@ -27,7 +34,26 @@ export interface TransportFacts {
   /** Checks transport headers against the body (HTTP); runs after `_meta` parsing, before version checks. */
   validate?(request: JsonRpcRequest, meta: RequestMeta): void;
   httpRequest?: unknown;
+  /**
+   * Who may cancel this request with `notifications/cancelled`: request ids are only unique per
+   * client, so a cancellation applies to requests from the same origin (e.g. the remote address).
+   */
+  cancellationScope?: string;
 }
+
+/** A request in flight: how to cancel it. */
+interface InFlight {
+  cancel(reason: Error): void;
+}
+
+/** The error a call gets when it runs past `mocapi.limits.call-timeout`. @publicApi */
+export class CallTimeoutError extends McpError {
+  constructor(ms: number) {
+    super(-32001, `The request timed out after ${ms} ms`);
+  }
+}
+
+const MRTR_METHODS = new Set(['tools/call', 'prompts/get', 'resources/read']);
 
 /** One message out: a notification on the request's stream, or the final response with its HTTP status. */
 export type OutboundMessage =
@@ -88,21 +114,66 @@ export class McpDispatcher {
     };
   }
 
+  /** Requests in flight, by cancellation scope and id (for `notifications/cancelled`). */
+  private readonly inFlight = new Map<string, Set<InFlight>>();
+
+  /** How many requests are being served (listen streams included). */
+  get inFlightCount(): number {
+    let count = 0;
+    for (const calls of this.inFlight.values()) count += calls.size;
+    return count;
+  }
+
+  /**
+   * Cancels the in-flight requests with this id from this scope (`notifications/cancelled`): their
+   * signal fires, and no response is sent for them. Unknown ids are ignored, as the spec asks.
+   */
+  cancel(requestId: unknown, scope = '', reason = 'Cancelled by the client'): void {
+    if (typeof requestId !== 'string' && typeof requestId !== 'number') return;
+    for (const call of this.inFlight.get(inFlightKey(scope, requestId)) ?? []) call.cancel(new Error(reason));
+  }
+
+  /**
+   * Serves one request. The Observable emits the request's notifications, then its response, then
+   * completes; it completes without a response when the request is cancelled. Unsubscribing (the
+   * client went away) aborts the call's signal.
+   */
   dispatch(request: JsonRpcRequest, transport: TransportFacts = {}): Observable<OutboundMessage> {
     return new Observable<OutboundMessage>((subscriber) => {
       const abort = new AbortController();
       let settled = false;
+      const key = inFlightKey(transport.cancellationScope ?? '', request.id);
+      const entry: InFlight = {
+        cancel: (reason) => {
+          if (settled) return;
+          settled = true;
+          abort.abort(reason);
+          subscriber.complete();
+        },
+      };
+      const calls = this.inFlight.get(key) ?? new Set<InFlight>();
+      calls.add(entry);
+      this.inFlight.set(key, calls);
+      const forget = () => {
+        calls.delete(entry);
+        if (calls.size === 0 && this.inFlight.get(key) === calls) this.inFlight.delete(key);
+      };
       const notify = (message: JsonRpcNotification) => {
         if (!settled && !subscriber.closed) subscriber.next({ kind: 'notification', message });
       };
-      this.run(request, transport, abort.signal, notify).then((outcome) => {
+      this.run(request, transport, abort, notify).then((outcome) => {
+        forget();
+        if (settled || subscriber.closed) return;
         settled = true;
-        if (subscriber.closed) return;
         subscriber.next(outcome);
         subscriber.complete();
       });
       return () => {
-        if (!settled) abort.abort(new Error('The client closed the response stream'));
+        forget();
+        if (!settled) {
+          settled = true;
+          abort.abort(new Error('The client closed the response stream'));
+        }
       };
     });
   }
@@ -110,9 +181,10 @@ export class McpDispatcher {
   private async run(
     request: JsonRpcRequest,
     transport: TransportFacts,
-    signal: AbortSignal,
+    abort: AbortController,
     notify: (message: JsonRpcNotification) => void,
   ): Promise<OutboundMessage> {
+    const signal = abort.signal;
     try {
       const params = (request.params ?? {}) as JsonObject;
       const meta = parseRequestMeta(request.params);
@@ -122,6 +194,7 @@ export class McpDispatcher {
       }
       const handler = this.methods.get(request.method);
       if (!handler) throw new MethodNotFoundError(request.method);
+      if (MRTR_METHODS.has(request.method)) this.checkInputResponses(params.inputResponses);
       const call: McpCall = {
         request,
         meta,
@@ -130,7 +203,7 @@ export class McpDispatcher {
         progressSink: this.progressSink(meta, notify),
         httpRequest: transport.httpRequest,
       };
-      const result = await handler(call, params);
+      const result = await this.withTimeout(request.method, abort, () => handler(call, params));
       const withMeta: Result = { ...result, _meta: { ...(result._meta ?? {}), ...this.serverMeta } };
       return { kind: 'response', message: { jsonrpc: '2.0', id: request.id, result: withMeta }, httpStatus: 200 };
     } catch (error) {
@@ -145,6 +218,36 @@ export class McpDispatcher {
         message: { jsonrpc: '2.0', id: request.id, error: mcpError.toJsonRpc() },
         httpStatus: mcpError.httpStatus,
       };
+    }
+  }
+
+  /**
+   * Races a handler against `mocapi.limits.call-timeout` (off by default). On timeout the call's
+   * signal fires, so cooperative handlers stop, and the client gets -32001. Listen streams are
+   * long-lived by design and never time out.
+   */
+  private async withTimeout<T>(method: string, abort: AbortController, run: () => T | Promise<T>): Promise<T> {
+    const limit = this.settings.limits.callTimeoutMs;
+    if (limit === undefined || method === 'subscriptions/listen') return run();
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        const error = new CallTimeoutError(limit);
+        abort.abort(error);
+        reject(error);
+      }, limit);
+    });
+    try {
+      return await Promise.race([Promise.resolve().then(run), timeout]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  private checkInputResponses(inputResponses: unknown): void {
+    const max = this.settings.mrtr.maxInputResponses;
+    if (inputResponses && typeof inputResponses === 'object' && Object.keys(inputResponses).length > max) {
+      throw new InvalidParamsError(`Too many inputResponses: at most ${max} are accepted`);
     }
   }
 
@@ -174,4 +277,8 @@ export class McpDispatcher {
       cacheScope: this.settings.cache.cacheScope,
     };
   }
+}
+
+function inFlightKey(scope: string, id: string | number): string {
+  return `${scope}\u0000${typeof id}:${id}`;
 }

@@ -1,4 +1,4 @@
-import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Subscription } from 'rxjs';
@@ -33,8 +33,11 @@ type Incoming =
  * or as an SSE stream once a notification comes before the response.
  */
 @Injectable()
-export class McpHttpTransport implements OnModuleInit {
+export class McpHttpTransport implements OnModuleInit, OnModuleDestroy {
   private readonly origins: OriginPolicy;
+  private draining = false;
+  /** Requests being answered, listen streams excepted (they end at shutdown, not finish). */
+  private serving = 0;
 
   constructor(
     private readonly dispatcher: McpDispatcher,
@@ -76,17 +79,41 @@ export class McpHttpTransport implements OnModuleInit {
     if (contentType !== 'application/json') {
       return writeError(res, 415, new InvalidRequestError('Unsupported Media Type: the body must be application/json'));
     }
+    const { maxBodyBytes, maxJsonDepth } = this.settings.limits;
+    if (Number(header(req, 'content-length') ?? 0) > maxBodyBytes) {
+      return writeError(res, 413, new InvalidRequestError(`Payload Too Large: the body exceeds ${maxBodyBytes} bytes`));
+    }
+    if (exceedsDepth(req.body, maxJsonDepth)) {
+      return writeError(res, 400, new InvalidRequestError(`Invalid Request: the body is nested deeper than ${maxJsonDepth} levels`));
+    }
     const incoming = classify(req.body);
     switch (incoming.kind) {
       case 'invalid':
         return writeError(res, incoming.error.httpStatus, incoming.error, incoming.id);
       case 'notification':
+        if (incoming.method === 'notifications/cancelled') {
+          this.dispatcher.cancel(incoming.params?.requestId, cancellationScope(req), String(incoming.params?.reason ?? 'Cancelled by the client'));
+        }
         res.statusCode = 202;
         res.end();
         return;
       case 'request':
+        if (this.draining) {
+          res.setHeader('Retry-After', '1');
+          return writeError(res, 503, new McpError(-32002, 'Service Unavailable: the server is shutting down'), incoming.request.id);
+        }
         return this.serve(incoming.request, req, res);
     }
+  }
+
+  /**
+   * Graceful shutdown (with `enableShutdownHooks()`): new requests get 503 while the calls in
+   * flight finish, up to `mocapi.limits.shutdown-timeout`. Listen streams are ended separately.
+   */
+  async onModuleDestroy(): Promise<void> {
+    this.draining = true;
+    const deadline = Date.now() + this.settings.limits.shutdownTimeoutMs;
+    while (this.serving > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
   }
 
   /** GET and DELETE are not part of 2026-07-28 (no standalone stream, no sessions). */
@@ -106,14 +133,34 @@ export class McpHttpTransport implements OnModuleInit {
     let streaming = false;
     let subscription: Subscription | undefined = undefined;
     let keepAlive: NodeJS.Timeout | undefined;
-    const onClose = () => {
+    const counted = request.method !== 'subscriptions/listen';
+    if (counted) this.serving++;
+    let done = false;
+    const finish = () => {
+      if (done) return;
+      done = true;
       clearInterval(keepAlive);
-      if (!res.writableFinished) subscription?.unsubscribe();
+      if (counted) this.serving--;
     };
-    res.on('close', onClose);
+    res.on('close', () => {
+      finish();
+      if (!res.writableFinished) subscription?.unsubscribe();
+    });
     subscription = this.dispatcher
-      .dispatch(request, { validate: (body, meta) => this.validateHeaders(req, body, meta), httpRequest: req })
+      .dispatch(request, {
+        validate: (body, meta) => this.validateHeaders(req, body, meta),
+        httpRequest: req,
+        cancellationScope: cancellationScope(req),
+      })
       .subscribe({
+        complete: () => {
+          finish();
+          // Cancelled (notifications/cancelled): nothing more is sent for this request.
+          if (!res.writableEnded) {
+            if (!res.headersSent) res.statusCode = 204;
+            res.end();
+          }
+        },
         next: (outbound: OutboundMessage) => {
           if (res.destroyed) return;
           if (outbound.kind === 'response' && !streaming) {
@@ -140,6 +187,25 @@ export class McpHttpTransport implements OnModuleInit {
         },
       });
   }
+}
+
+/** Cancellations apply to requests from the same peer: JSON-RPC ids are only unique per client. */
+function cancellationScope(req: IncomingMessage): string {
+  return req.socket?.remoteAddress ?? '';
+}
+
+/** True when `value` nests deeper than `max` (iterative, so hostile input cannot overflow the stack). */
+function exceedsDepth(value: unknown, max: number): boolean {
+  const stack: Array<[unknown, number]> = [[value, 1]];
+  while (stack.length > 0) {
+    const [item, depth] = stack.pop()!;
+    if (typeof item !== 'object' || item === null) continue;
+    if (depth > max) return true;
+    for (const child of Array.isArray(item) ? item : Object.values(item)) {
+      if (typeof child === 'object' && child !== null) stack.push([child, depth + 1]);
+    }
+  }
+  return false;
 }
 
 function header(req: IncomingMessage, name: string): string | undefined {

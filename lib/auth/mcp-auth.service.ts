@@ -1,0 +1,144 @@
+import { Inject, Injectable, Logger, type OnModuleInit, type Type } from '@nestjs/common';
+import { ModuleRef } from '@nestjs/core';
+import type { IncomingMessage } from 'node:http';
+import type { McpSettings } from '../config/mcp-settings.js';
+import type { McpModuleOptions } from '../interfaces/mcp-module-options.interface.js';
+import { MCP_SETTINGS } from '../mcp.constants.js';
+import { MCP_MODULE_OPTIONS } from '../mcp.module-definition.js';
+import { InvalidTokenError } from './mcp-auth.errors.js';
+import type { McpAuthInfo, McpAuthOptions, McpProtectedResourceMetadata, McpTokenVerifier } from './mcp-auth.interfaces.js';
+
+export const WELL_KNOWN_PROTECTED_RESOURCE = '/.well-known/oauth-protected-resource';
+
+/** The result of checking one request's bearer token. @internal */
+export type McpTokenCheck =
+  | { ok: true; auth: McpAuthInfo }
+  | { ok: false; status: 401 | 403; challenge: string; message: string };
+
+/**
+ * The resource-server side of MCP authorization: verifies bearer tokens with the configured
+ * verifier, builds `WWW-Authenticate` challenges and the RFC 9728 metadata document.
+ * @internal
+ */
+@Injectable()
+export class McpAuthService implements OnModuleInit {
+  private readonly logger = new Logger('McpModule');
+  private verifier?: McpTokenVerifier;
+  readonly options?: McpAuthOptions;
+
+  constructor(
+    @Inject(MCP_MODULE_OPTIONS) moduleOptions: McpModuleOptions,
+    @Inject(MCP_SETTINGS) private readonly settings: McpSettings,
+    private readonly moduleRef: ModuleRef,
+  ) {
+    this.options = moduleOptions.auth;
+  }
+
+  get enabled(): boolean {
+    return this.options !== undefined;
+  }
+
+  async onModuleInit(): Promise<void> {
+    const options = this.options;
+    if (!options) return;
+    const { resource, authorization_servers: servers, scopes_supported: scopes } = options.resourceMetadata ?? ({} as McpProtectedResourceMetadata);
+    if (typeof resource !== 'string' || !URL.canParse(resource)) {
+      throw new Error('McpModule auth: resourceMetadata.resource must be the absolute URL of the MCP endpoint');
+    }
+    if (!Array.isArray(servers) || servers.length === 0 || !servers.every((server) => URL.canParse(server))) {
+      throw new Error('McpModule auth: resourceMetadata.authorization_servers must list at least one issuer URL');
+    }
+    if (scopes?.includes('offline_access')) {
+      this.logger.warn('McpModule auth: scopes_supported should not list offline_access (MCP authorization spec)');
+    }
+    this.verifier = await this.resolveVerifier(options.verifier);
+  }
+
+  /** The absolute URL of this resource's metadata document (advertised in challenges). */
+  get metadataUrl(): string {
+    const options = this.options!;
+    if (options.resourceMetadataUrl) return options.resourceMetadataUrl;
+    const endpoint = this.settings.endpoint === '/' ? '' : this.settings.endpoint;
+    return `${new URL(options.resourceMetadata.resource).origin}${WELL_KNOWN_PROTECTED_RESOURCE}${endpoint}`;
+  }
+
+  /** The RFC 9728 document. */
+  metadata(): McpProtectedResourceMetadata {
+    const metadata = this.options!.resourceMetadata;
+    return { ...metadata, bearer_methods_supported: metadata.bearer_methods_supported ?? ['header'] };
+  }
+
+  /** Checks the `Authorization` header of one request. */
+  async check(request: IncomingMessage): Promise<McpTokenCheck> {
+    const options = this.options!;
+    const required = options.requiredScopes ?? [];
+    const header = request.headers.authorization;
+    const match = typeof header === 'string' ? /^Bearer[ \t]+([A-Za-z0-9\-._~+/]+=*)[ \t]*$/i.exec(header) : null;
+    if (!header) {
+      return { ok: false, status: 401, challenge: this.challenge({ scope: required }), message: 'Unauthorized: a bearer token is required' };
+    }
+    if (!match) return this.invalid('The Authorization header must be "Bearer <token>"', required);
+    const token = match[1];
+    let auth: McpAuthInfo;
+    try {
+      auth = await this.verifier!.verify(token, request);
+    } catch (error) {
+      if (error instanceof InvalidTokenError) return this.invalid(error.description, required);
+      this.logger.debug?.(`Token verification failed: ${error instanceof Error ? error.message : String(error)}`);
+      return this.invalid('The access token is invalid', required);
+    }
+    if (!auth || typeof auth !== 'object') return this.invalid('The access token is invalid', required);
+    if (typeof auth.expiresAt === 'number' && auth.expiresAt * 1000 <= Date.now()) return this.invalid('The access token has expired', required);
+    const normalized: McpAuthInfo = { ...auth, token: auth.token ?? token, scopes: auth.scopes ?? [], claims: auth.claims ?? {} };
+    const missing = required.filter((scope) => !normalized.scopes.includes(scope));
+    if (missing.length > 0) {
+      return {
+        ok: false,
+        status: 403,
+        challenge: this.insufficientScopeChallenge(required),
+        message: `Forbidden: the access token lacks the scope(s) ${missing.join(' ')}`,
+      };
+    }
+    return { ok: true, auth: normalized };
+  }
+
+  /** `Bearer error="insufficient_scope", scope="…", resource_metadata="…"`. */
+  insufficientScopeChallenge(scopes: string[]): string {
+    return this.challenge({ error: 'insufficient_scope', description: 'The access token lacks a required scope', scope: scopes });
+  }
+
+  private invalid(description: string, scope: string[]): McpTokenCheck {
+    return {
+      ok: false,
+      status: 401,
+      challenge: this.challenge({ error: 'invalid_token', description, scope }),
+      message: `Unauthorized: ${description}`,
+    };
+  }
+
+  private challenge(parts: { error?: string; description?: string; scope?: string[] }): string {
+    const params: string[] = [];
+    if (parts.error) params.push(`error="${quote(parts.error)}"`);
+    if (parts.description) params.push(`error_description="${quote(parts.description)}"`);
+    if (parts.scope?.length) params.push(`scope="${quote(parts.scope.join(' '))}"`);
+    params.push(`resource_metadata="${quote(this.metadataUrl)}"`);
+    return `Bearer ${params.join(', ')}`;
+  }
+
+  private async resolveVerifier(verifier: McpTokenVerifier | Type<McpTokenVerifier>): Promise<McpTokenVerifier> {
+    if (typeof verifier !== 'function') {
+      if (!verifier || typeof verifier.verify !== 'function') throw new Error('McpModule auth: verifier must have a verify(token) method');
+      return verifier;
+    }
+    try {
+      return this.moduleRef.get(verifier, { strict: false });
+    } catch {
+      return this.moduleRef.create(verifier);
+    }
+  }
+}
+
+/** RFC 7230 quoted-string content (error_description must not carry `"` or `\` unescaped). */
+function quote(value: string): string {
+  return value.replace(/[\\"]/g, '\\$&').replace(/[\r\n]/g, ' ');
+}

@@ -1,0 +1,95 @@
+import { Catch, HttpException, Inject, Injectable, type ArgumentsHost, type CanActivate, type ExceptionFilter, type ExecutionContext } from '@nestjs/common';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { McpSettings } from '../config/mcp-settings.js';
+import { MCP_SETTINGS } from '../mcp.constants.js';
+import { isPlainObject } from '../protocol/request-meta.js';
+import { OriginPolicy } from '../transport/http/origin.policy.js';
+import { McpAccessErrorCode } from './mcp-auth.errors.js';
+import type { McpAuthInfo } from './mcp-auth.interfaces.js';
+import { McpAuthService } from './mcp-auth.service.js';
+
+/** The HTTP request as the bearer guard leaves it: `auth` holds the verified token. @publicApi */
+export type McpAuthenticatedRequest = IncomingMessage & { auth?: McpAuthInfo; body?: unknown };
+
+/** Reads the verified token the bearer guard attached to an HTTP request. @publicApi */
+export function getMcpAuth(request: unknown): McpAuthInfo | undefined {
+  const auth = (request as McpAuthenticatedRequest | undefined)?.auth;
+  return auth && typeof auth === 'object' && typeof auth.token === 'string' ? auth : undefined;
+}
+
+const SCOPE_CHALLENGE = Symbol('nest-mcp:scope-challenge');
+
+/** How to challenge for more scopes on this request (set by the bearer guard). @internal */
+export function scopeChallengeOf(request: unknown): ((scopes: string[]) => string) | undefined {
+  return (request as { [SCOPE_CHALLENGE]?: (scopes: string[]) => string } | undefined)?.[SCOPE_CHALLENGE];
+}
+
+/** A refused bearer token: answered by `McpAuthChallengeFilter` with `WWW-Authenticate`. @internal */
+export class McpAuthChallengeException extends HttpException {
+  constructor(
+    status: 401 | 403,
+    readonly challenge: string,
+    message: string,
+  ) {
+    super(message, status);
+  }
+}
+
+/**
+ * Guards the MCP endpoint when `auth` is configured (otherwise lets everything through): reads
+ * `Authorization: Bearer …`, verifies it, enforces `requiredScopes` and attaches the verified
+ * `McpAuthInfo` to the request as `req.auth`. Requests from a disallowed Origin pass on, so the
+ * transport answers them 403 first (validation order of the spec digest, Appendix A).
+ * @internal
+ */
+@Injectable()
+export class McpBearerAuthGuard implements CanActivate {
+  private readonly origins: OriginPolicy;
+
+  constructor(
+    private readonly auth: McpAuthService,
+    @Inject(MCP_SETTINGS) settings: McpSettings,
+  ) {
+    this.origins = new OriginPolicy(settings.allowedOrigins, settings.allowedHosts);
+  }
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    if (!this.auth.enabled || context.getType() !== 'http') return true;
+    const request = context.switchToHttp().getRequest<McpAuthenticatedRequest>();
+    if (request.method !== 'POST') return true;
+    if (!this.origins.isAllowed(first(request.headers.origin), first(request.headers.host))) return true;
+    const check = await this.auth.check(request);
+    if (!check.ok) throw new McpAuthChallengeException(check.status, check.challenge, check.message);
+    request.auth = check.auth;
+    Object.defineProperty(request, SCOPE_CHALLENGE, { value: (scopes: string[]) => this.auth.insufficientScopeChallenge(scopes) });
+    return true;
+  }
+}
+
+/** Writes a refused token's 401 / 403 with its `WWW-Authenticate` challenge and a JSON-RPC error body. @internal */
+@Catch(McpAuthChallengeException)
+export class McpAuthChallengeFilter implements ExceptionFilter {
+  catch(exception: McpAuthChallengeException, host: ArgumentsHost): void {
+    const http = host.switchToHttp();
+    const response = http.getResponse<ServerResponse>();
+    const body = http.getRequest<McpAuthenticatedRequest>().body;
+    const id = isPlainObject(body) && (typeof body.id === 'string' || typeof body.id === 'number') ? body.id : undefined;
+    const status = exception.getStatus();
+    const code = status === 403 ? McpAccessErrorCode.Forbidden : McpAccessErrorCode.Unauthorized;
+    const payload = JSON.stringify({ jsonrpc: '2.0', ...(id !== undefined ? { id } : {}), error: { code, message: exception.message } });
+    if (response.headersSent) {
+      response.end();
+      return;
+    }
+    response.writeHead(status, {
+      'WWW-Authenticate': exception.challenge,
+      'Content-Type': 'application/json',
+      'Content-Length': Buffer.byteLength(payload),
+    });
+    response.end(payload);
+  }
+}
+
+function first(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
+}

@@ -1,0 +1,46 @@
+import { Controller, Get, Inject, Res, type Type } from '@nestjs/common';
+import { PATH_METADATA } from '@nestjs/common/constants.js';
+import type { ServerResponse } from 'node:http';
+import { McpAuthService, WELL_KNOWN_PROTECTED_RESOURCE } from './mcp-auth.service.js';
+
+/**
+ * Makes the controller serving the OAuth 2.0 Protected Resource Metadata (RFC 9728) at
+ * `/.well-known/oauth-protected-resource` and, once `bindPath()` ran with the endpoint,
+ * `/.well-known/oauth-protected-resource<endpoint>`. Both answer 404 when auth is not configured.
+ * @internal
+ */
+export function createProtectedResourceController(): Type & { bindEndpoint(endpoint: string): void } {
+  @Controller()
+  class McpProtectedResourceController {
+    constructor(@Inject(McpAuthService) private readonly auth: McpAuthService) {}
+
+    static bindEndpoint(endpoint: string): void {
+      const suffix = endpoint === '/' ? '' : endpoint;
+      Reflect.defineMetadata(PATH_METADATA, `${WELL_KNOWN_PROTECTED_RESOURCE}${suffix}`, McpProtectedResourceController.prototype.forEndpoint);
+    }
+
+    @Get(WELL_KNOWN_PROTECTED_RESOURCE)
+    root(@Res() res: ServerResponse): void {
+      this.write(res);
+    }
+
+    @Get(`${WELL_KNOWN_PROTECTED_RESOURCE}/mcp`)
+    forEndpoint(@Res() res: ServerResponse): void {
+      this.write(res);
+    }
+
+    private write(res: ServerResponse): void {
+      const body = this.auth.enabled
+        ? JSON.stringify(this.auth.metadata())
+        : JSON.stringify({ error: 'not_found', error_description: 'This MCP server does not use OAuth authorization' });
+      res.writeHead(this.auth.enabled ? 200 : 404, {
+        'Content-Type': 'application/json',
+        'Content-Length': Buffer.byteLength(body),
+        // Browser-based MCP clients fetch the metadata cross-origin.
+        'Access-Control-Allow-Origin': '*',
+      });
+      res.end(body);
+    }
+  }
+  return McpProtectedResourceController;
+}
