@@ -27,7 +27,7 @@ export function serveIpc(port) {
     const reply = (data) => process.send?.({ id: msg.id, ...data });
     switch (msg.cmd) {
       case 'rss':
-        reply({ rss: process.memoryUsage().rss, heapUsed: process.memoryUsage().heapUsed });
+        reply(process.memoryUsage());
         break;
       case 'peak-reset':
         // Linux: writing 5 to clear_refs resets VmHWM (the kernel's peak RSS); the sampler is the fallback.
@@ -50,7 +50,7 @@ export function serveIpc(port) {
         const step = () => {
           globalThis.gc();
           if (++rounds < 4) setTimeout(step, 50);
-          else reply({ rss: process.memoryUsage().rss, heapUsed: process.memoryUsage().heapUsed });
+          else reply(process.memoryUsage());
         };
         step();
         break;

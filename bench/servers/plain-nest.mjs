@@ -1,7 +1,9 @@
 // The floor: a plain Nest @Post() route on the same express adapter, returning the same JSON-RPC
 // response nest-mcp sends for `echo` (no MCP checks, just Nest + express body parsing + JSON).
+// FLOOR_MODE=raw: the same route with @Res(), writing the JSON with res.writeHead()/end() as nest-mcp's
+// transport does (skips express's res.json: no ETag hashing, no charset negotiation). Informational.
 import 'reflect-metadata';
-import { Body, Controller, HttpCode, Module, Post } from '@nestjs/common';
+import { Body, Controller, HttpCode, Module, Post, Res } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { serveIpc } from './child.mjs';
 

@@ -38,7 +38,7 @@ const IDEMPOTENCY_HINT =
 export class InputRounds {
   private readonly state: RequestStatePayload | undefined;
   private readonly responses: JsonObject | undefined;
-  private readonly argsDigest: string;
+  private digest: string | undefined;
   private readonly answered: AnsweredRound[] = [];
   private position = 0;
   /** Set when a question went unanswered; survives a handler that swallows the signal. */
@@ -50,7 +50,6 @@ export class InputRounds {
     params: InputRoundsParams,
     private readonly capabilities: ClientCapabilities,
   ) {
-    this.argsDigest = digestArguments(call.arguments);
     this.responses = isPlainObject(params.inputResponses) ? params.inputResponses : undefined;
     if (params.requestState !== undefined && params.requestState !== null) {
       const state = codec.decode(params.requestState as string);
@@ -66,6 +65,11 @@ export class InputRounds {
       }
       this.state = state;
     }
+  }
+
+  /** Hashed only when a requestState is read or written: most calls never elicit. */
+  private get argsDigest(): string {
+    return (this.digest ??= digestArguments(this.call.arguments));
   }
 
   /** True when the request continues an earlier round (it carried a valid requestState). */

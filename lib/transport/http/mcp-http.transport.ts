@@ -83,7 +83,9 @@ export class McpHttpTransport implements OnModuleInit, OnModuleDestroy {
     if (Number(header(req, 'content-length') ?? 0) > maxBodyBytes) {
       return writeError(res, 413, new InvalidRequestError(`Payload Too Large: the body exceeds ${maxBodyBytes} bytes`));
     }
-    if (exceedsDepth(req.body, maxJsonDepth)) {
+    // A body of n bytes cannot nest deeper than n/2 levels: short bodies need no walk.
+    const length = Number(header(req, 'content-length') ?? Infinity);
+    if (length > maxJsonDepth * 2 && exceedsDepth(req.body, maxJsonDepth)) {
       return writeError(res, 400, new InvalidRequestError(`Invalid Request: the body is nested deeper than ${maxJsonDepth} levels`));
     }
     const incoming = classify(req.body);
