@@ -6,9 +6,8 @@ import { MCP_SETTINGS } from '../../mcp.constants.js';
 import type { McpSettings } from '../../config/mcp-settings.js';
 import { McpDispatcher, type OutboundMessage } from '../../server/mcp.dispatcher.js';
 import { InvalidRequestError, McpError, ParseError } from '../../protocol/mcp.error.js';
-import { isPlainObject } from '../../protocol/request-meta.js';
-import { JsonRpcErrorCode } from '../../protocol/protocol.constants.js';
-import type { JsonObject, JsonRpcMessage, JsonRpcRequest, RequestId } from '../../protocol/wire.types.js';
+import { classifyMessage, type IncomingJsonRpc } from '../../protocol/json-rpc-envelope.js';
+import type { JsonRpcMessage, JsonRpcRequest, RequestId } from '../../protocol/wire.types.js';
 import type { RequestMeta } from '../../protocol/request-meta.js';
 import { OriginPolicy } from './origin.policy.js';
 import { validateParamHeaders, validateStandardHeaders } from './request-headers.js';
@@ -20,12 +19,6 @@ const KEEP_ALIVE_MS = 15_000;
 
 /** The errors express's body parsers raise carry a `type`. */
 type BodyParserError = { type?: unknown } | undefined;
-
-/** A classified POST body. */
-type Incoming =
-  | { kind: 'request'; request: JsonRpcRequest }
-  | { kind: 'notification'; method: string; params?: JsonObject }
-  | { kind: 'invalid'; error: McpError; id?: RequestId };
 
 /**
  * The Streamable HTTP edge (2026-07-28): checks origin, `Accept`, content type and the JSON-RPC
@@ -222,26 +215,11 @@ function acceptsBoth(accept: string | undefined): boolean {
   return offers('application/json') && offers('text/event-stream');
 }
 
-/** Sorts a POST body into request, notification or the right JSON-RPC error. */
-function classify(body: unknown): Incoming {
-  if (Array.isArray(body)) return { kind: 'invalid', error: new InvalidRequestError('Invalid Request: JSON-RPC batches are not supported') };
-  if (!isPlainObject(body)) return { kind: 'invalid', error: new InvalidRequestError('Invalid Request: the body must be a JSON-RPC object') };
-  const id = typeof body.id === 'string' || typeof body.id === 'number' ? body.id : undefined;
-  if (body.jsonrpc !== '2.0') return { kind: 'invalid', error: new InvalidRequestError('Invalid Request: "jsonrpc" must be "2.0"'), id };
-  if (typeof body.method !== 'string') {
-    const isResponse = 'result' in body || 'error' in body;
-    return {
-      kind: 'invalid',
-      error: new InvalidRequestError(isResponse ? 'Invalid Request: clients must not send JSON-RPC responses' : 'Invalid Request: "method" must be a string'),
-      id,
-    };
-  }
-  if (body.params !== undefined && !isPlainObject(body.params)) {
-    return { kind: 'invalid', error: new McpError(JsonRpcErrorCode.InvalidParams, 'Invalid params: "params" must be an object', undefined, 400), id };
-  }
-  if (!('id' in body)) return { kind: 'notification', method: body.method, params: body.params as JsonObject | undefined };
-  if (id === undefined) return { kind: 'invalid', error: new InvalidRequestError('Invalid Request: "id" must be a string or a number') };
-  return { kind: 'request', request: { jsonrpc: '2.0', id, method: body.method, params: body.params as JsonObject | undefined } };
+/** Sorts a POST body; a posted response is refused, since a POST must carry a request or notification. */
+function classify(body: unknown): Exclude<IncomingJsonRpc, { kind: 'response' }> {
+  const incoming = classifyMessage(body);
+  if (incoming.kind !== 'response') return incoming;
+  return { kind: 'invalid', error: new InvalidRequestError('Invalid Request: clients must not send JSON-RPC responses'), id: incoming.id };
 }
 
 function sseEvent(message: JsonRpcMessage): string {

@@ -1,4 +1,5 @@
-import { Controller, Delete, Get, HttpCode, Inject, Post, Req, Res, type Type } from '@nestjs/common';
+import { Controller, Delete, Get, HttpCode, Inject, Post, Req, Res, UseFilters, UseGuards, type Type } from '@nestjs/common';
+import { McpAuthChallengeFilter, McpBearerAuthGuard } from '../../auth/mcp-bearer-auth.guard.js';
 import type { ServerResponse } from 'node:http';
 import { McpHttpTransport, type HttpRequest } from './mcp-http.transport.js';
 
@@ -8,6 +9,10 @@ import { McpHttpTransport, type HttpRequest } from './mcp-http.transport.js';
  * @internal
  */
 export function createMcpController(): Type {
+  // Bearer-token auth (a no-op unless `auth` is configured); refusals are answered 401 / 403 with
+  // `WWW-Authenticate` by the filter, before the transport sees the request.
+  @UseGuards(McpBearerAuthGuard)
+  @UseFilters(McpAuthChallengeFilter)
   @Controller()
   class McpController {
     constructor(@Inject(McpHttpTransport) private readonly transport: McpHttpTransport) {}

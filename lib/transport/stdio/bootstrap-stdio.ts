@@ -3,11 +3,12 @@ import type { NestApplicationContextOptions } from '@nestjs/common/interfaces/ne
 import { NestFactory } from '@nestjs/core';
 import { Console } from 'node:console';
 import type { Readable, Writable } from 'node:stream';
+import type { McpSettings } from '../../config/mcp-settings.js';
+import { MCP_SETTINGS } from '../../mcp.constants.js';
 import { McpDispatcher } from '../../server/mcp.dispatcher.js';
 import { McpStdioTransport } from './mcp-stdio.transport.js';
 import { StderrConsoleLogger } from './stderr-console.logger.js';
 
-const DEFAULT_DRAIN_TIMEOUT_MS = 10_000;
 /** After the application closed, how long listen streams get to write their completion result. */
 const TEARDOWN_GRACE_MS = 1_000;
 
@@ -24,7 +25,10 @@ export interface StdioBootstrapOptions {
   input?: Readable;
   /** Defaults to `process.stdout`. */
   output?: Writable;
-  /** How long in-flight calls may run after stdin closed before they are aborted. Default 10 s. */
+  /**
+   * How long in-flight calls may run after stdin closed before they are aborted. Defaults to
+   * `mocapi.limits.shutdown-timeout` (10 s), the bound HTTP shutdown uses too.
+   */
   drainTimeoutMs?: number;
   /** Calls `process.exit(0)` once shut down, so stray handles (timers, sockets) cannot keep a dead server alive. Default true. */
   exitOnClose?: boolean;
@@ -43,7 +47,7 @@ export interface McpStdioServer {
   readonly transport: McpStdioTransport;
   /** Resolves when the server has shut down (stdin ended, a signal, or `close()`). */
   readonly closed: Promise<void>;
-  /** Drains in-flight calls (bounded), closes the application and, unless `exitOnClose: false`, exits 0. */
+  /** Drains in-flight calls (bounded), closes the application and, unless `exitOnClose: false`, exits (0, or 1 if closing failed). */
   close(): Promise<void>;
 }
 
@@ -72,13 +76,21 @@ export async function bootstrapStdio(module: Type | object, options: StdioBootst
     logger: resolveLogger(options.logger),
   });
   const logger = new Logger('McpStdio');
-  const transport = new McpStdioTransport(app.get(McpDispatcher, { strict: false }), input, output);
-  const drainTimeoutMs = options.drainTimeoutMs ?? DEFAULT_DRAIN_TIMEOUT_MS;
+  let dispatcher: McpDispatcher;
+  try {
+    dispatcher = app.get(McpDispatcher, { strict: false });
+  } catch (error) {
+    await app.close();
+    throw new Error('bootstrapStdio: the module does not import McpModule (no McpDispatcher found)', { cause: error });
+  }
+  const transport = new McpStdioTransport(dispatcher, input, output);
+  const drainTimeoutMs = options.drainTimeoutMs ?? app.get<McpSettings>(MCP_SETTINGS, { strict: false }).limits.shutdownTimeoutMs;
   const exitOnClose = options.exitOnClose ?? true;
 
   let shutdown: Promise<void> | undefined;
   const stop = (drain: boolean): Promise<void> =>
     (shutdown ??= (async () => {
+      let failed = false;
       transport.stop();
       if (drain && !(await transport.drain(drainTimeoutMs))) {
         logger.warn(`In-flight calls did not finish within ${drainTimeoutMs} ms; aborting them`);
@@ -89,6 +101,7 @@ export async function bootstrapStdio(module: Type | object, options: StdioBootst
         await app.close();
         await transport.drain(TEARDOWN_GRACE_MS, true);
       } catch (error) {
+        failed = true;
         logger.error('Error while closing the application', error instanceof Error ? error.stack : String(error));
       } finally {
         transport.abortAll();
@@ -96,7 +109,7 @@ export async function bootstrapStdio(module: Type | object, options: StdioBootst
         process.off('SIGTERM', onSignal);
       }
       await transport.flush();
-      if (exitOnClose) process.exit(0);
+      if (exitOnClose) process.exit(failed ? 1 : 0);
     })());
   const onSignal = () => void stop(false);
   if (options.handleSignals ?? true) {

@@ -8,11 +8,14 @@ import type { JsonObject, JsonRpcMessage, JsonRpcRequest, RequestId } from '../.
 import { classifyLine } from './stdio-message.js';
 
 const LISTEN_METHOD = 'subscriptions/listen';
+/** Keeps this pipe's request ids apart from other clients' in the dispatcher (ids are unique per client only). */
+const STDIO_SCOPE = 'stdio';
 
 /** One request being served. */
 interface InFlight {
   method: string;
-  subscription: Subscription;
+  /** Set right after subscribing; the dispatcher never settles synchronously, so it is there before any cancel. */
+  subscription?: Subscription;
   /** Settles when the call completes or is unsubscribed. */
   done: Promise<void>;
 }
@@ -94,7 +97,7 @@ export class McpStdioTransport {
     for (const [key, call] of [...this.inFlight]) {
       if (!includeListen && call.method === LISTEN_METHOD) continue;
       this.inFlight.delete(key);
-      call.subscription.unsubscribe();
+      call.subscription?.unsubscribe();
     }
   }
 
@@ -111,7 +114,7 @@ export class McpStdioTransport {
     const incoming = classifyLine(line);
     switch (incoming.kind) {
       case 'invalid':
-        return this.write({ jsonrpc: '2.0', id: incoming.id, error: incoming.error.toJsonRpc() });
+        return this.write({ jsonrpc: '2.0', id: incoming.id ?? null, error: incoming.error.toJsonRpc() });
       case 'response':
         // The server sends no requests on stdio, so no response is awaited. Answering one with an
         // error could collide with a pending request of the client under the same id.
@@ -135,7 +138,7 @@ export class McpStdioTransport {
     if (!call) return;
     this.inFlight.delete(key);
     // The dispatcher aborts the handler's signal on unsubscribe and emits nothing after it.
-    call.subscription.unsubscribe();
+    call.subscription?.unsubscribe();
   }
 
   private serve(request: JsonRpcRequest): void {
@@ -146,10 +149,11 @@ export class McpStdioTransport {
     }
     let settle!: () => void;
     const done = new Promise<void>((resolve) => (settle = resolve));
-    const call: InFlight = { method: request.method, done, subscription: undefined as unknown as Subscription };
+    const call: InFlight = { method: request.method, done };
     this.inFlight.set(key, call);
     call.subscription = this.dispatcher
-      .dispatch(request, {})
+      // No header checks on stdio: all metadata is in `_meta`. Cancellation is by unsubscribing (below).
+      .dispatch(request, { cancellationScope: STDIO_SCOPE })
       .pipe(
         finalize(() => {
           // Only forget our own entry: a cancelled id may already be reused by a new request.

@@ -1,0 +1,33 @@
+import { InvalidParamsError, InvalidRequestError, type McpError } from './mcp.error.js';
+import { isPlainObject } from './request-meta.js';
+import type { JsonObject, JsonRpcRequest, RequestId } from './wire.types.js';
+
+/** One incoming JSON-RPC message, sorted the way a transport acts on it. */
+export type IncomingJsonRpc =
+  | { kind: 'request'; request: JsonRpcRequest }
+  | { kind: 'notification'; method: string; params?: JsonObject }
+  /** A response from the client: 2026-07-28 servers send no requests, so nothing awaits one. */
+  | { kind: 'response'; id?: RequestId }
+  | { kind: 'invalid'; error: McpError; id?: RequestId };
+
+/**
+ * The JSON-RPC envelope rules both transports share: one object (no batches), `jsonrpc: "2.0"`,
+ * a string `method`, object `params`, and a string or number `id` (none for a notification).
+ */
+export function classifyMessage(body: unknown): IncomingJsonRpc {
+  if (Array.isArray(body)) return { kind: 'invalid', error: new InvalidRequestError('Invalid Request: JSON-RPC batches are not supported') };
+  if (!isPlainObject(body)) return { kind: 'invalid', error: new InvalidRequestError('Invalid Request: the message must be a JSON-RPC object') };
+  const id = typeof body.id === 'string' || typeof body.id === 'number' ? body.id : undefined;
+  if (body.jsonrpc !== '2.0') return { kind: 'invalid', error: new InvalidRequestError('Invalid Request: "jsonrpc" must be "2.0"'), id };
+  if (typeof body.method !== 'string') {
+    if ('result' in body || 'error' in body) return { kind: 'response', id };
+    return { kind: 'invalid', error: new InvalidRequestError('Invalid Request: "method" must be a string'), id };
+  }
+  if (body.params !== undefined && !isPlainObject(body.params)) {
+    return { kind: 'invalid', error: new InvalidParamsError('Invalid params: "params" must be an object', undefined, 400), id };
+  }
+  const params = body.params as JsonObject | undefined;
+  if (!('id' in body)) return { kind: 'notification', method: body.method, params };
+  if (id === undefined) return { kind: 'invalid', error: new InvalidRequestError('Invalid Request: "id" must be a string or a number') };
+  return { kind: 'request', request: { jsonrpc: '2.0', id, method: body.method, params } };
+}
