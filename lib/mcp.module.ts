@@ -3,6 +3,9 @@ import { PATH_METADATA } from '@nestjs/common/constants.js';
 import { ConfigService } from '@nestjs/config';
 import { DiscoveryModule } from '@nestjs/core';
 import { resolveMcpSettings, type McpSettings } from './config/mcp-settings.js';
+import { McpBearerAuthGuard } from './auth/mcp-bearer-auth.guard.js';
+import { McpAuthService } from './auth/mcp-auth.service.js';
+import { createProtectedResourceController } from './auth/protected-resource.controller.js';
 import { McpMetadataAccessor } from './discovery/mcp-metadata.accessor.js';
 import { McpExplorer } from './discovery/mcp.explorer.js';
 import { McpRegistry } from './discovery/mcp.registry.js';
@@ -21,6 +24,7 @@ import { PromptsHandler } from './server/prompts.handler.js';
 import { ResourcesHandler } from './server/resources.handler.js';
 import { SubscriptionsHandler } from './server/subscriptions.handler.js';
 import { ToolsHandler } from './server/tools.handler.js';
+import { McpTelemetry } from './telemetry/mcp-telemetry.js';
 import { createMcpController } from './transport/http/mcp.controller.js';
 import { McpHttpTransport } from './transport/http/mcp-http.transport.js';
 
@@ -49,6 +53,7 @@ export class McpModule extends McpConfigurableModule {
 
 function withRuntime(definition: DynamicModule): DynamicModule {
   const controller = createMcpController();
+  const wellKnown = createProtectedResourceController();
   const providers: Provider[] = [
     {
       provide: MCP_SETTINGS,
@@ -59,7 +64,10 @@ function withRuntime(definition: DynamicModule): DynamicModule {
       // Runs while Nest instantiates providers, which is before it maps controller routes.
       provide: MCP_ENDPOINT_BINDING,
       inject: [MCP_SETTINGS],
-      useFactory: (settings: McpSettings) => bindEndpoint(controller, settings.endpoint),
+      useFactory: (settings: McpSettings) => {
+        wellKnown.bindEndpoint(settings.endpoint);
+        return bindEndpoint(controller, settings.endpoint);
+      },
     },
     requestStateCodecProvider,
     McpMetadataAccessor,
@@ -72,13 +80,16 @@ function withRuntime(definition: DynamicModule): DynamicModule {
     SubscriptionsHandler,
     McpDispatcher,
     McpHttpTransport,
+    McpAuthService,
+    McpBearerAuthGuard,
+    McpTelemetry,
   ];
   return {
     ...definition,
     imports: [...(definition.imports ?? []), DiscoveryModule],
-    controllers: [controller],
+    controllers: [controller, wellKnown],
     providers: [...(definition.providers ?? []), ...providers],
-    exports: [McpRegistry, McpDispatcher],
+    exports: [McpRegistry, McpDispatcher, McpTelemetry],
   };
 }
 

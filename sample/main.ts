@@ -3,10 +3,12 @@ import { Logger } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
-import { AppModule } from './app.module.js';
+import { HttpAppModule } from './http-app.module.js';
+import { setupTracing } from './tracing.js';
 
 async function bootstrap(): Promise<void> {
-  const app = await NestFactory.create<NestExpressApplication>(AppModule);
+  await setupTracing();
+  const app = await NestFactory.create<NestExpressApplication>(HttpAppModule);
   // Express parses JSON before any route; let it accept what the MCP endpoint accepts (1 MiB by default).
   app.useBodyParser('json', { limit: '1mb' });
   // SIGTERM: in-flight MCP calls finish (bounded), new ones get 503.

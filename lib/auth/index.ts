@@ -1,4 +1,4 @@
 export { McpAccessErrorCode, McpForbiddenError, McpUnauthorizedError, McpInsufficientScopeError, InvalidTokenError } from './mcp-auth.errors.js';
 export type { McpAuthInfo, McpAuthOptions, McpProtectedResourceMetadata, McpTokenVerifier } from './mcp-auth.interfaces.js';
-export { getMcpAuth, type McpAuthenticatedRequest } from './mcp-bearer-auth.guard.js';
+export { getMcpAuth, type McpAuthenticatedRequest } from './mcp-auth-info.js';
 export { McpAuth, McpScopes, McpScopesGuard, MCP_SCOPES_METADATA } from './mcp-scopes.js';

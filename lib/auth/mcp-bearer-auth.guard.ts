@@ -1,28 +1,12 @@
 import { Catch, HttpException, Inject, Injectable, type ArgumentsHost, type CanActivate, type ExceptionFilter, type ExecutionContext } from '@nestjs/common';
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { ServerResponse } from 'node:http';
 import type { McpSettings } from '../config/mcp-settings.js';
 import { MCP_SETTINGS } from '../mcp.constants.js';
 import { isPlainObject } from '../protocol/request-meta.js';
 import { OriginPolicy } from '../transport/http/origin.policy.js';
 import { McpAccessErrorCode } from './mcp-auth.errors.js';
-import type { McpAuthInfo } from './mcp-auth.interfaces.js';
+import { setScopeChallenge, type McpAuthenticatedRequest } from './mcp-auth-info.js';
 import { McpAuthService } from './mcp-auth.service.js';
-
-/** The HTTP request as the bearer guard leaves it: `auth` holds the verified token. @publicApi */
-export type McpAuthenticatedRequest = IncomingMessage & { auth?: McpAuthInfo; body?: unknown };
-
-/** Reads the verified token the bearer guard attached to an HTTP request. @publicApi */
-export function getMcpAuth(request: unknown): McpAuthInfo | undefined {
-  const auth = (request as McpAuthenticatedRequest | undefined)?.auth;
-  return auth && typeof auth === 'object' && typeof auth.token === 'string' ? auth : undefined;
-}
-
-const SCOPE_CHALLENGE = Symbol('nest-mcp:scope-challenge');
-
-/** How to challenge for more scopes on this request (set by the bearer guard). @internal */
-export function scopeChallengeOf(request: unknown): ((scopes: string[]) => string) | undefined {
-  return (request as { [SCOPE_CHALLENGE]?: (scopes: string[]) => string } | undefined)?.[SCOPE_CHALLENGE];
-}
 
 /** A refused bearer token: answered by `McpAuthChallengeFilter` with `WWW-Authenticate`. @internal */
 export class McpAuthChallengeException extends HttpException {
@@ -61,7 +45,7 @@ export class McpBearerAuthGuard implements CanActivate {
     const check = await this.auth.check(request);
     if (!check.ok) throw new McpAuthChallengeException(check.status, check.challenge, check.message);
     request.auth = check.auth;
-    Object.defineProperty(request, SCOPE_CHALLENGE, { value: (scopes: string[]) => this.auth.insufficientScopeChallenge(scopes) });
+    setScopeChallenge(request, (scopes) => this.auth.insufficientScopeChallenge(scopes));
     return true;
   }
 }

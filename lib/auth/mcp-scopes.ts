@@ -4,7 +4,7 @@ import type { ServerResponse } from 'node:http';
 import { MCP_CONTEXT_TYPE } from '../mcp.constants.js';
 import { McpForbiddenError, McpInsufficientScopeError, McpUnauthorizedError } from './mcp-auth.errors.js';
 import type { McpAuthInfo } from './mcp-auth.interfaces.js';
-import { getMcpAuth, scopeChallengeOf } from './mcp-bearer-auth.guard.js';
+import { getMcpAuth, scopeChallengeOf } from './mcp-auth-info.js';
 
 export const MCP_SCOPES_METADATA = 'mcp:scopes';
 
@@ -32,6 +32,10 @@ export class McpScopesGuard implements CanActivate {
     const required = this.reflector.getAllAndMerge<string[]>(MCP_SCOPES_METADATA, [context.getHandler(), context.getClass()]) ?? [];
     if (required.length === 0) return true;
     const auth = authFromContext(context);
+    // A tools/list visibility probe only needs the answer, never a challenge on the list response.
+    if (context.getArgByIndex<{ probe?: boolean } | undefined>(0)?.probe === true && context.getType<string>() === MCP_CONTEXT_TYPE) {
+      return auth !== undefined && required.every((scope) => auth.scopes.includes(scope));
+    }
     if (!auth) throw new McpUnauthorizedError('Unauthorized: this call needs a verified bearer token');
     const missing = required.filter((scope) => !auth.scopes.includes(scope));
     if (missing.length === 0) return true;

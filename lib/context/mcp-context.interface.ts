@@ -1,3 +1,4 @@
+import type { McpAuthInfo } from '../auth/mcp-auth.interfaces.js';
 import type { ElicitResult } from '../elicitation/elicit-result.js';
 import type { ElicitationSchemaBuilder } from '../elicitation/elicitation-schema.builder.js';
 import type { ProgressSource } from '../progress/index.js';
@@ -51,6 +52,8 @@ export interface McpRequestInfo {
   readonly meta: JsonObject;
   /** Fires when the client goes away or cancels the request. */
   readonly signal: AbortSignal;
+  /** The verified bearer token when the module's `auth` is configured (HTTP), else `undefined`. */
+  readonly auth: McpAuthInfo | undefined;
 }
 
 /** @publicApi */

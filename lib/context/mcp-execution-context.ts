@@ -1,7 +1,7 @@
-import type { ContextType, ExecutionContext } from '@nestjs/common';
+import type { ArgumentsHost, ContextType, ExecutionContext } from '@nestjs/common';
 import { ExecutionContextHost } from '@nestjs/core/helpers/execution-context-host.js';
 import type { IncomingMessage } from 'node:http';
-import { getMcpAuth } from '../auth/mcp-bearer-auth.guard.js';
+import { getMcpAuth } from '../auth/mcp-auth-info.js';
 import type { McpAuthInfo } from '../auth/mcp-auth.interfaces.js';
 import type { McpInvocation, McpInvocationKind } from '../discovery/mcp-params.factory.js';
 import { MCP_CONTEXT_TYPE } from '../mcp.constants.js';
@@ -25,7 +25,7 @@ export type McpContextType = typeof MCP_CONTEXT_TYPE | ContextType;
  * @publicApi
  */
 export class McpExecutionContext extends ExecutionContextHost {
-  static create(context: ExecutionContext | import('@nestjs/common').ArgumentsHost): McpExecutionContext {
+  static create(context: ExecutionContext | ArgumentsHost): McpExecutionContext {
     const executionContext = context as Partial<ExecutionContext>;
     const created = new McpExecutionContext(
       context.getArgs(),

@@ -1,3 +1,5 @@
+import { getMcpAuth } from '../auth/mcp-auth-info.js';
+import type { McpAuthInfo } from '../auth/mcp-auth.interfaces.js';
 import { ElicitResult } from '../elicitation/elicit-result.js';
 import { ElicitationSchemaBuilder } from '../elicitation/elicitation-schema.builder.js';
 import type { InputRounds } from '../mrtr/input-rounds.js';
@@ -64,6 +66,9 @@ export class McpHandlerContext implements McpToolContext, McpPromptContext, McpR
   }
   get signal(): AbortSignal {
     return this.call.signal;
+  }
+  get auth(): McpAuthInfo | undefined {
+    return getMcpAuth(this.call.httpRequest);
   }
 
   countingProgress(total: number) {

@@ -1,7 +1,13 @@
-import { Injectable, Logger, type OnModuleInit } from '@nestjs/common';
+import { ForbiddenException, Injectable, Logger, UnauthorizedException, type CanActivate, type OnModuleInit } from '@nestjs/common';
 import { ContextIdFactory, DiscoveryService, ExternalContextCreator, MetadataScanner, ModuleRef } from '@nestjs/core';
+import type { ExternalExceptionsHandler } from '@nestjs/core/exceptions/external-exceptions-handler.js';
+import { ExecutionContextHost } from '@nestjs/core/helpers/execution-context-host.js';
 import { Injector } from '@nestjs/core/injector/injector.js';
-import type { InstanceWrapper } from '@nestjs/core/injector/instance-wrapper.js';
+import type { ContextId, InstanceWrapper } from '@nestjs/core/injector/instance-wrapper.js';
+import { McpForbiddenError, McpUnauthorizedError } from '../auth/mcp-auth.errors.js';
+import { isInputRequiredSignal } from '../mrtr/input-required.signal.js';
+import { McpError } from '../protocol/mcp.error.js';
+import { NestEnhancers } from './nest-enhancers.js';
 import { createMcpParamDecorator } from '../decorators/param.utils.js';
 import { McpParamtype } from '../enums/mcp-paramtype.enum.js';
 import type {
@@ -56,7 +62,8 @@ export interface DiscoveredMethod {
 /**
  * Finds `@McpTool` (and the other handler decorators) on provider and controller methods at
  * start-up, builds their schemas once and registers ready-to-call handlers. Each handler is
- * invoked through Nest's ExternalContextCreator, so guards, interceptors, pipes and filters apply.
+ * invoked through Nest's ExternalContextCreator, so guards, interceptors and pipes apply; exception
+ * filters are run by the invoker itself (see `handleError`).
  * @internal
  */
 @Injectable()
@@ -64,6 +71,7 @@ export class McpExplorer implements OnModuleInit {
   private readonly logger = new Logger('McpModule');
   private readonly paramsFactory = new McpParamsFactory();
   private readonly injector = new Injector();
+  private readonly enhancers: NestEnhancers;
 
   constructor(
     private readonly discovery: DiscoveryService,
@@ -72,7 +80,9 @@ export class McpExplorer implements OnModuleInit {
     private readonly externalContextCreator: ExternalContextCreator,
     private readonly moduleRef: ModuleRef,
     private readonly registry: McpRegistry,
-  ) {}
+  ) {
+    this.enhancers = new NestEnhancers(externalContextCreator);
+  }
 
   onModuleInit(): void {
     for (const method of this.discoverMethods()) {
@@ -136,6 +146,7 @@ export class McpExplorer implements OnModuleInit {
       dto,
       headerParams,
       invoke: this.createInvoker(method),
+      ...(metadata.hideWhenDenied ? { canList: this.createGuardProbe(method) } : {}),
     };
   }
 
@@ -156,7 +167,14 @@ export class McpExplorer implements OnModuleInit {
       ...(metadata.icons ? { icons: metadata.icons } : {}),
       ...(metadata._meta ? { _meta: metadata._meta } : {}),
     };
-    return { definition, source: method.source, argumentSchemas: schemas, dto, invoke: this.createInvoker(method) };
+    return {
+      definition,
+      source: method.source,
+      argumentSchemas: schemas,
+      dto,
+      invoke: this.createInvoker(method),
+      ...(metadata.hideWhenDenied ? { canList: this.createGuardProbe(method) } : {}),
+    };
   }
 
   private createResource(method: DiscoveredMethod, metadata: McpResourceOptions): RegisteredResource {
@@ -196,6 +214,8 @@ export class McpExplorer implements OnModuleInit {
       complete: (value, contextArguments) =>
         invoke({
           request: { jsonrpc: '2.0', id: 0, method: 'completion/complete' },
+          kind: 'completion',
+          name: ref.id,
           arguments: { value, context: { arguments: contextArguments } },
           context: undefined as never,
         }),
@@ -275,37 +295,54 @@ export class McpExplorer implements OnModuleInit {
   }
 
   /**
-   * Wraps the method with Nest's enhancers. Static providers are wrapped once; request-scoped ones
-   * get a fresh instance per call, with `REQUEST` bound to the HTTP request (or the MCP request).
+   * Wraps the method with Nest's enhancers: guards, interceptors and pipes through
+   * ExternalContextCreator, then exception filters (run here, see `handleError`). Static providers
+   * are wrapped once; request-scoped ones get a fresh instance per call, with `REQUEST` bound to the
+   * HTTP request (or the MCP request).
    */
   createInvoker(method: DiscoveredMethod): (invocation: McpInvocation) => Promise<unknown> {
-    const { wrapper, instance, prototype, methodName } = method;
-    const callback = (prototype as Record<string, (...args: unknown[]) => unknown>)[methodName];
-    const create = (target: object, contextId?: ReturnType<typeof ContextIdFactory.create>) =>
-      this.externalContextCreator.create(
-        target,
-        callback,
-        methodName,
-        MCP_PARAM_ARGS_METADATA,
-        this.paramsFactory,
-        contextId,
-        contextId ? wrapper.id : undefined,
-        // Filters off: errors come back to the method handlers, which answer and log them once.
-        { guards: true, interceptors: true, filters: false },
-        MCP_CONTEXT_TYPE,
-      );
+    const resolve = this.createResolver(method);
+    return async (invocation) => {
+      const enhanced = await resolve(invocation);
+      try {
+        return await enhanced.handler(invocation);
+      } catch (error) {
+        return this.handleError(error, enhanced, method, invocation);
+      }
+    };
+  }
+
+  /**
+   * For `hideWhenDenied`: runs only the method's guards (global, class, method) against a probe
+   * invocation. A guard that returns false or throws hides the entry.
+   */
+  createGuardProbe(method: DiscoveredMethod): (invocation: McpInvocation) => Promise<boolean> {
+    const resolve = this.createResolver(method);
+    return async (invocation) => {
+      try {
+        const enhanced = await resolve(invocation);
+        return await this.enhancers.tryActivate(enhanced.guards, [invocation], enhanced.target, enhanced.callback, MCP_CONTEXT_TYPE);
+      } catch {
+        return false;
+      }
+    };
+  }
+
+  /** The enhanced handler for an invocation, made once (static, transient) or per request (request-scoped). */
+  private createResolver(method: DiscoveredMethod): (invocation: McpInvocation) => Promise<EnhancedHandler> {
+    const { wrapper, instance } = method;
     if (wrapper.isDependencyTreeStatic() && !wrapper.isTransient) {
-      const handler = create(instance);
-      return (invocation) => handler(invocation);
+      let enhanced: EnhancedHandler | undefined;
+      return async () => (enhanced ??= this.enhance(method, instance));
     }
     if (wrapper.isDependencyTreeStatic()) {
       // A transient provider: MCP gets one instance of its own, made on first use.
-      let handler: Promise<(invocation: McpInvocation) => Promise<unknown>> | undefined;
-      return async (invocation) => {
-        handler ??= this.injector
+      let enhanced: Promise<EnhancedHandler> | undefined;
+      return async () => {
+        enhanced ??= this.injector
           .loadPerContext(instance, wrapper.host!, wrapper.host!.providers, ContextIdFactory.create(), wrapper)
-          .then((own) => create(own as object));
-        return (await handler)(invocation);
+          .then((own) => this.enhance(method, own as object));
+        return enhanced;
       };
     }
     return async (invocation) => {
@@ -313,9 +350,79 @@ export class McpExplorer implements OnModuleInit {
       const contextId = ContextIdFactory.getByRequest(request as object);
       this.moduleRef.registerRequestByContextId(request, contextId);
       const scoped = await this.injector.loadPerContext(instance, wrapper.host!, wrapper.host!.providers, contextId, wrapper);
-      return create(scoped as object, contextId)(invocation);
+      return this.enhance(method, scoped as object, contextId);
     };
   }
+
+  private enhance(method: DiscoveredMethod, target: object, contextId?: ContextId): EnhancedHandler {
+    const { wrapper, prototype, methodName, classRef } = method;
+    const callback = (prototype as Record<string, (...args: unknown[]) => unknown>)[methodName];
+    const inquirerId = contextId
+      ? wrapper.id
+      : wrapper.host?.entryProviders?.find((item) => item.token === classRef || item.instance === target)?.id;
+    const moduleKey = wrapper.host?.token ?? this.externalContextCreator.getContextModuleKey(classRef);
+    const handler = this.externalContextCreator.create(
+      target,
+      callback,
+      methodName,
+      MCP_PARAM_ARGS_METADATA,
+      this.paramsFactory,
+      contextId,
+      contextId ? wrapper.id : undefined,
+      // Filters are run by handleError(), so that unhandled errors are logged once, with the request id.
+      { guards: true, interceptors: true, filters: false },
+      MCP_CONTEXT_TYPE,
+    ) as (invocation: McpInvocation) => Promise<unknown>;
+    return {
+      target,
+      callback,
+      handler,
+      guards: this.enhancers.guards(target, callback, moduleKey, contextId, inquirerId),
+      filters: this.enhancers.filters(target, callback, moduleKey, contextId, inquirerId),
+    };
+  }
+
+  /**
+   * Gives the method's exception filters (`@UseFilters()` on the method or class, global filters)
+   * the error. A filter that returns a value answers the call with it, as if the method had
+   * returned it (for a tool: a `CallToolResult`, e.g. `toolError('…')`, or anything else the
+   * result mapping accepts); one that throws replaces the error. Unhandled errors go on to the
+   * method handlers, which answer (and log) them once. The MRTR signal never reaches filters.
+   * Guard denials (`ForbiddenException`, `UnauthorizedException`) become JSON-RPC errors.
+   */
+  private async handleError(error: unknown, enhanced: EnhancedHandler, method: DiscoveredMethod, invocation: McpInvocation): Promise<unknown> {
+    if (isInputRequiredSignal(error) || enhanced.filters === undefined) throw toAccessError(error);
+    let failure = error;
+    try {
+      const host = new ExecutionContextHost([invocation], method.classRef as never, enhanced.callback);
+      host.setType(MCP_CONTEXT_TYPE);
+      const handled = enhanced.filters.invokeCustomFilters(error, host);
+      if (handled !== undefined) {
+        const value = await handled;
+        if (value !== undefined) return value;
+      }
+    } catch (rethrown) {
+      failure = rethrown;
+    }
+    throw toAccessError(failure);
+  }
+}
+
+/** The handler with its enhancers, for one instance. @internal */
+interface EnhancedHandler {
+  target: object;
+  callback: (...args: unknown[]) => unknown;
+  handler: (invocation: McpInvocation) => Promise<unknown>;
+  guards: CanActivate[];
+  filters?: ExternalExceptionsHandler;
+}
+
+/** Nest's access exceptions (what a denying guard throws) → the module's JSON-RPC errors. */
+function toAccessError(error: unknown): unknown {
+  if (error instanceof McpError) return error;
+  if (error instanceof ForbiddenException) return new McpForbiddenError(error.message);
+  if (error instanceof UnauthorizedException) return new McpUnauthorizedError(error.message);
+  return error;
 }
 
 /** RFC 9110 token characters: what an `x-mcp-header` name may use. */

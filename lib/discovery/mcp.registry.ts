@@ -51,7 +51,7 @@ export class McpRegistry {
     const inputSchema = options.inputSchema ?? { type: 'object' as const };
     assertValidSchema(inputSchema, `tool "${options.name}"`);
     assertObjectRootSchema(inputSchema, `tool "${options.name}"`);
-    const { inputSchema: _ignored, output: _output, ...rest } = options;
+    const { inputSchema: _ignored, output: _output, hideWhenDenied: _hidden, ...rest } = options;
     this.registerTool({
       definition: { ...rest, inputSchema },
       source: RUNTIME,
@@ -68,7 +68,7 @@ export class McpRegistry {
   ): void {
     const argumentSchemas = Object.fromEntries((options.arguments ?? []).map((argument) => [argument.name, { type: 'string' }]));
     this.registerPrompt({
-      definition: { ...options },
+      definition: (({ hideWhenDenied: _hidden, ...definition }) => definition)(options),
       source: RUNTIME,
       argumentSchemas,
       invoke: async (invocation) => handler(invocation.arguments as Record<string, string>, invocation.context),

@@ -17,6 +17,8 @@ export interface RegisteredTool {
   /** Arguments mirrored into `Mcp-Param-{header}` headers: property → header suffix. */
   readonly headerParams?: ReadonlyMap<string, string>;
   invoke: Invoker;
+  /** `hideWhenDenied`: runs the guards for a list probe; false hides the tool from `tools/list`. */
+  canList?: (invocation: McpInvocation) => Promise<boolean>;
 }
 
 /** A prompt ready to be rendered. @internal */
@@ -27,6 +29,8 @@ export interface RegisteredPrompt {
   readonly argumentSchemas: Readonly<Record<string, JsonSchemaObject>>;
   readonly dto?: Function;
   invoke: Invoker;
+  /** `hideWhenDenied`: runs the guards for a list probe; false hides the prompt from `prompts/list`. */
+  canList?: (invocation: McpInvocation) => Promise<boolean>;
 }
 
 /** A resource at a fixed URI. @internal */

@@ -25,6 +25,12 @@ export interface McpToolOptions {
    * DTO cannot express: `$defs`, `if/then/else`, …). Arguments then reach the method through `@McpArgs()`.
    */
   inputSchema?: JsonSchemaObject & { type: 'object' };
+  /**
+   * Opt-in: `tools/list` runs this tool's guards (global, class and method) with a probe
+   * invocation (`McpExecutionContext.isProbe()`: no arguments, no context) and leaves the tool out
+   * when one denies or throws. Calls are guarded either way. Default false: guarded tools are listed.
+   */
+  hideWhenDenied?: boolean;
   _meta?: JsonObject;
 }
 
@@ -60,6 +66,8 @@ export interface McpPromptOptions {
   /** Required: clients list prompts by it. */
   description: string;
   icons?: Icon[];
+  /** Opt-in: `prompts/list` leaves the prompt out when its guards deny a probe (see `McpToolOptions.hideWhenDenied`). */
+  hideWhenDenied?: boolean;
   _meta?: JsonObject;
 }
 

@@ -1,2 +1,2 @@
-export type { McpModuleOptions, McpOptionsFactory } from './mcp-module-options.interface.js';
+export type { McpModuleOptions, McpOptionsFactory, McpTelemetryOptions } from './mcp-module-options.interface.js';
 export type * from './handler-metadata.interface.js';

@@ -1,3 +1,5 @@
+import type { MeterProvider, TracerProvider } from '@opentelemetry/api';
+import type { McpAuthOptions } from '../auth/mcp-auth.interfaces.js';
 import type { CacheScope } from '../protocol/wire.types.js';
 
 /**
@@ -58,6 +60,24 @@ export interface McpModuleOptions {
     /** Config: `mocapi.cache.scope`. Default `private`. */
     cacheScope?: CacheScope;
   };
+  /**
+   * Bearer-token authorization (the endpoint becomes an OAuth 2.1 resource server): every POST needs
+   * a token the verifier accepts; the RFC 9728 metadata is served under `/.well-known/oauth-protected-resource`.
+   * Not read from `ConfigService`.
+   */
+  auth?: McpAuthOptions;
+  /** OpenTelemetry (`@opentelemetry/api`): spans and metrics per MCP request; a no-op until an SDK is registered. */
+  telemetry?: McpTelemetryOptions;
+}
+
+/** @publicApi */
+export interface McpTelemetryOptions {
+  /** Default true. false: no spans, no metrics. */
+  enabled?: boolean;
+  /** Default: the global tracer provider (`trace.setGlobalTracerProvider`, what SDKs register). */
+  tracerProvider?: TracerProvider;
+  /** Default: the global meter provider. */
+  meterProvider?: MeterProvider;
 }
 
 /**

@@ -1,4 +1,6 @@
 import type { Logger } from '@nestjs/common';
+import type { McpInvocation } from '../discovery/mcp-params.factory.js';
+import type { McpHandlerKind } from '../enums/mcp-handler-kind.enum.js';
 import { McpHandlerContext } from '../context/mcp-handler.context.js';
 import type { McpCall } from '../context/mcp-call.js';
 import { SIGNAL_SWALLOWED } from '../mcp.messages.js';
@@ -35,4 +37,32 @@ export async function runHandler(
   } finally {
     context.close();
   }
+}
+
+/**
+ * The entries a list request may see: those without `hideWhenDenied`, and those whose guards allow
+ * a probe invocation (run concurrently; the list keeps its order).
+ */
+export async function visibleEntries<T extends { definition: { name: string }; canList?: (invocation: McpInvocation) => Promise<boolean> }>(
+  call: McpCall,
+  entries: T[],
+  kind: McpHandlerKind,
+): Promise<T[]> {
+  if (!entries.some((entry) => entry.canList)) return entries;
+  const allowed = await Promise.all(
+    entries.map((entry) =>
+      entry.canList
+        ? entry.canList({
+            request: call.request,
+            kind,
+            name: entry.definition.name,
+            probe: true,
+            arguments: {},
+            context: undefined as never,
+            httpRequest: call.httpRequest,
+          })
+        : true,
+    ),
+  );
+  return entries.filter((_, index) => allowed[index]);
 }

@@ -8,7 +8,8 @@ import { InvalidParamsError } from '../protocol/mcp.error.js';
 import type { JsonObject, Result } from '../protocol/wire.types.js';
 import { toGetPromptResult } from '../results/prompt-result.mapper.js';
 import { toDtoInstance, validateDto } from '../schema/index.js';
-import { runHandler } from './handler-run.js';
+import { McpHandlerKind } from '../enums/mcp-handler-kind.enum.js';
+import { runHandler, visibleEntries } from './handler-run.js';
 import { listResult } from './pagination.js';
 import { convertStringArguments } from './string-arguments.js';
 
@@ -23,8 +24,9 @@ export class PromptsHandler {
     @Inject(MCP_SETTINGS) private readonly settings: McpSettings,
   ) {}
 
-  list(_call: McpCall, params: JsonObject): Result {
-    return listResult('prompts', this.registry.listPrompts().map((prompt) => prompt.definition), params.cursor, this.settings);
+  async list(call: McpCall, params: JsonObject): Promise<Result> {
+    const prompts = await visibleEntries(call, this.registry.listPrompts(), McpHandlerKind.PROMPT);
+    return listResult('prompts', prompts.map((prompt) => prompt.definition), params.cursor, this.settings);
   }
 
   async get(call: McpCall, params: JsonObject): Promise<Result> {
@@ -47,7 +49,7 @@ export class PromptsHandler {
       if (problem) throw new InvalidParamsError(problem);
     }
     const outcome = await runHandler(call, rounds, name, this.logger, (context) =>
-      prompt.invoke({ request: call.request, arguments: args, dto, context, httpRequest: call.httpRequest }),
+      prompt.invoke({ request: call.request, kind: McpHandlerKind.PROMPT, name, arguments: args, dto, context, httpRequest: call.httpRequest }),
     );
     return outcome.kind === 'value' ? toGetPromptResult(outcome.value) : outcome.result;
   }

@@ -8,6 +8,7 @@ import { InputRounds, RequestStateCodec } from '../mrtr/index.js';
 import { InvalidParamsError } from '../protocol/mcp.error.js';
 import type { CacheHints, JsonObject, Result } from '../protocol/wire.types.js';
 import { toResourceContents } from '../results/resource-result.mapper.js';
+import { McpHandlerKind } from '../enums/mcp-handler-kind.enum.js';
 import { runHandler } from './handler-run.js';
 import { listResult } from './pagination.js';
 import { convertStringArguments } from './string-arguments.js';
@@ -46,7 +47,14 @@ export class ResourcesHandler {
       : {};
     const rounds = new InputRounds(this.codec, { method: 'resources/read', target: uri, arguments: {} }, params, call.meta.clientCapabilities);
     const outcome = await runHandler(call, rounds, uri, this.logger, (context) =>
-      entry.invoke({ request: call.request, arguments: args, context, httpRequest: call.httpRequest }),
+      entry.invoke({
+        request: call.request,
+        kind: matched ? McpHandlerKind.RESOURCE_TEMPLATE : McpHandlerKind.RESOURCE,
+        name: uri,
+        arguments: args,
+        context,
+        httpRequest: call.httpRequest,
+      }),
     );
     if (outcome.kind === 'input_required') return outcome.result;
     const contents = toResourceContents(outcome.value, uri, entry.definition.mimeType);

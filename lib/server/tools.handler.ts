@@ -1,4 +1,4 @@
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, IntrinsicException, Logger } from '@nestjs/common';
 import type { McpCall } from '../context/mcp-call.js';
 import { McpRegistry } from '../discovery/mcp.registry.js';
 import { MCP_SETTINGS } from '../mcp.constants.js';
@@ -9,7 +9,8 @@ import { isPlainObject } from '../protocol/request-meta.js';
 import type { JsonObject, Result } from '../protocol/wire.types.js';
 import { toCallToolResult, toolErrorResult } from '../results/tool-result.mapper.js';
 import { toDtoInstance, validateDto } from '../schema/index.js';
-import { runHandler } from './handler-run.js';
+import { McpHandlerKind } from '../enums/mcp-handler-kind.enum.js';
+import { runHandler, visibleEntries } from './handler-run.js';
 import { listResult } from './pagination.js';
 
 /** `tools/list` and `tools/call`. @internal */
@@ -23,8 +24,9 @@ export class ToolsHandler {
     @Inject(MCP_SETTINGS) private readonly settings: McpSettings,
   ) {}
 
-  list(_call: McpCall, params: JsonObject): Result {
-    return listResult('tools', this.registry.listTools().map((tool) => tool.definition), params.cursor, this.settings);
+  async list(call: McpCall, params: JsonObject): Promise<Result> {
+    const tools = await visibleEntries(call, this.registry.listTools(), McpHandlerKind.TOOL);
+    return listResult('tools', tools.map((tool) => tool.definition), params.cursor, this.settings);
   }
 
   async call(call: McpCall, params: JsonObject): Promise<Result> {
@@ -48,14 +50,18 @@ export class ToolsHandler {
 
     try {
       const outcome = await runHandler(call, rounds, name, this.logger, (context) =>
-        tool.invoke({ request: call.request, arguments: args, dto, context, httpRequest: call.httpRequest }),
+        tool.invoke({ request: call.request, kind: McpHandlerKind.TOOL, name, arguments: args, dto, context, httpRequest: call.httpRequest }),
       );
       return outcome.kind === 'value' ? toCallToolResult(outcome.value) : outcome.result;
     } catch (error) {
       if (isMcpError(error)) throw error;
-      // A failing tool is a tool result, so the model sees why; the log keeps the stack, once.
+      // A failing tool is a tool result, so the model sees why. Unexpected errors are logged here,
+      // once, with the request id (exception filters ran before, and Nest's own fallback never
+      // does); Nest's HttpExceptions (IntrinsicException) are answers, not faults, and are not logged.
       const message = error instanceof Error ? error.message : String(error);
-      this.logger.error(`Tool "${name}" failed (request ${String(call.request.id)}): ${message}`, error instanceof Error ? error.stack : undefined);
+      if (!(error instanceof IntrinsicException)) {
+        this.logger.error(`Tool "${name}" failed (request ${String(call.request.id)}): ${message}`, error instanceof Error ? error.stack : undefined);
+      }
       return toolErrorResult(message || 'The tool failed');
     }
   }

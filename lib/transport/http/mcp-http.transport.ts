@@ -73,7 +73,10 @@ export class McpHttpTransport implements OnModuleInit, OnModuleDestroy {
       return writeError(res, 415, new InvalidRequestError('Unsupported Media Type: the body must be application/json'));
     }
     const { maxBodyBytes, maxJsonDepth } = this.settings.limits;
-    if (Number(header(req, 'content-length') ?? 0) > maxBodyBytes) {
+    // A chunked body has no Content-Length: measure what was parsed instead (rare, so the cost is fine).
+    const declared = header(req, 'content-length');
+    const size = declared !== undefined ? Number(declared) : req.body === undefined ? 0 : Buffer.byteLength(JSON.stringify(req.body));
+    if (size > maxBodyBytes) {
       return writeError(res, 413, new InvalidRequestError(`Payload Too Large: the body exceeds ${maxBodyBytes} bytes`));
     }
     // A body of n bytes cannot nest deeper than n/2 levels: short bodies need no walk.

@@ -1,0 +1,186 @@
+import 'reflect-metadata';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import {
+  AuthFixtureModule,
+  ISSUER,
+  JoseTokenVerifier,
+  makeKeys,
+  METADATA_URL,
+  NoAuthFixtureModule,
+  RequiredScopesFixtureModule,
+  RESOURCE,
+  signToken,
+} from './src/nest-auth.fixture.js';
+import { postMcp, rpc, startApp, type Json, type StartedApp } from './support/mcp-http.js';
+import { assertErrorResponse, assertResultResponse } from './support/wire-schema.js';
+
+const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+
+async function callTool(url: string, name: string, headers: Record<string, string>, args: Record<string, unknown> = {}) {
+  return postMcp(url, rpc('tools/call', { name, arguments: args }, { id: `call-${name}` }), { headers, skipSchema: true });
+}
+
+describe('bearer-token auth (OAuth resource server, e2e)', () => {
+  let started: StartedApp;
+
+  beforeAll(async () => {
+    await makeKeys();
+    started = await startApp([AuthFixtureModule]);
+  });
+  afterAll(async () => {
+    await started?.app.close();
+  });
+
+  describe('challenges', () => {
+    it('no token → 401 with WWW-Authenticate resource_metadata (no error code), a JSON-RPC error body with the id', async () => {
+      const response = await callTool(started.url, 'whoami', {});
+      expect(response.status).toBe(401);
+      expect(response.headers.get('www-authenticate')).toBe(`Bearer resource_metadata="${METADATA_URL}"`);
+      expect(response.body).toEqual({ jsonrpc: '2.0', id: 'call-whoami', error: { code: -31001, message: 'Unauthorized: a bearer token is required' } });
+    });
+
+    it.each([
+      ['a malformed token', async () => 'not-a-jwt', 'The access token is invalid'],
+      ['a token for another audience', async () => signToken({ aud: 'https://other.example.test/mcp' }), 'The access token\'s \\"aud\\" claim is not accepted'],
+      ['a token from another issuer', async () => signToken({ iss: 'https://evil.example.test' }), 'The access token\'s \\"iss\\" claim is not accepted'],
+      ['an expired token', async () => signToken({}, Math.floor(Date.now() / 1000) - 60), 'The access token has expired'],
+    ])('%s → 401 error="invalid_token"', async (_label, token, description) => {
+      const response = await callTool(started.url, 'whoami', bearer(await token()));
+      expect(response.status).toBe(401);
+      expect(response.headers.get('www-authenticate')).toBe(
+        `Bearer error="invalid_token", error_description="${description}", resource_metadata="${METADATA_URL}"`,
+      );
+      assertErrorResponse(response.body, -31001);
+    });
+
+    it('a non-Bearer Authorization header → 401 invalid_token', async () => {
+      const response = await callTool(started.url, 'whoami', { authorization: 'Basic dXNlcjpwYXNz' });
+      expect(response.status).toBe(401);
+      expect(response.headers.get('www-authenticate')).toContain('error="invalid_token"');
+    });
+
+    it('a disallowed Origin is refused 403 by the transport before auth; GET is 405 without a token', async () => {
+      const origin = await callTool(started.url, 'whoami', { origin: 'https://evil.example' });
+      expect(origin.status).toBe(403);
+      expect(origin.headers.get('www-authenticate')).toBeNull();
+      const get = await fetch(started.url);
+      expect(get.status).toBe(405);
+    });
+  });
+
+  describe('verified tokens', () => {
+    it('a valid token reaches the tool; @McpAuth() and ctx.auth carry the verified McpAuthInfo', async () => {
+      const response = await callTool(started.url, 'whoami', bearer(await signToken({ scope: 'invoices:read invoices:write' })));
+      expect(response.status).toBe(200);
+      assertResultResponse(response.body, 'CallToolResult');
+      expect(response.body.result.structuredContent).toEqual({
+        subject: 'user-42',
+        clientId: 'test-client',
+        scopes: ['invoices:read', 'invoices:write'],
+        sameAsContext: true,
+        tokenSeen: true,
+      });
+      expect(JoseTokenVerifier.seenRequests).toBeGreaterThan(0);
+    });
+
+    it('@McpScopes: a granted scope passes', async () => {
+      const response = await callTool(started.url, 'list-invoices', bearer(await signToken({ scope: 'invoices:read' })));
+      expect(response.body.result.content[0].text).toBe('invoice list');
+    });
+
+    it('@McpScopes: a missing scope → 403 insufficient_scope challenge (step-up) and JSON-RPC -31003 with requiredScopes', async () => {
+      const response = await callTool(started.url, 'pay-invoice', bearer(await signToken({ scope: 'invoices:read' })), { id: 'inv-1' });
+      expect(response.status).toBe(403);
+      expect(response.headers.get('www-authenticate')).toBe(
+        `Bearer error="insufficient_scope", error_description="The access token lacks a required scope", scope="invoices:write", resource_metadata="${METADATA_URL}"`,
+      );
+      assertErrorResponse(response.body, -31003);
+      expect(response.body.error.data).toEqual({ requiredScopes: ['invoices:write'] });
+      const granted = await callTool(started.url, 'pay-invoice', bearer(await signToken({ scope: 'invoices:write' })), { id: 'inv-1' });
+      expect(granted.body.result.content[0].text).toBe('paid inv-1');
+    });
+
+    it('hideWhenDenied + @McpScopes: tools/list shows the tool only to tokens with the scope, with no challenge header', async () => {
+      const reader = await postMcp(started.url, rpc('tools/list'), { headers: bearer(await signToken({ scope: 'invoices:read' })) });
+      expect(reader.status).toBe(200);
+      expect(reader.headers.get('www-authenticate')).toBeNull();
+      expect(reader.body.result.tools.map((tool: Json) => tool.name)).toEqual(['whoami', 'list-invoices']);
+      const writer = await postMcp(started.url, rpc('tools/list'), { headers: bearer(await signToken({ scope: 'invoices:read invoices:write' })) });
+      expect(writer.body.result.tools.map((tool: Json) => tool.name)).toEqual(['whoami', 'list-invoices', 'pay-invoice']);
+    });
+  });
+
+  describe('protected resource metadata (RFC 9728)', () => {
+    it.each(['/.well-known/oauth-protected-resource', '/.well-known/oauth-protected-resource/mcp'])('GET %s serves the document', async (path) => {
+      const response = await fetch(`${started.baseUrl}${path}`);
+      expect(response.status).toBe(200);
+      expect(response.headers.get('content-type')).toMatch(/^application\/json/);
+      expect(await response.json()).toEqual({
+        resource: RESOURCE,
+        authorization_servers: [ISSUER],
+        scopes_supported: ['invoices:read', 'invoices:write'],
+        resource_name: 'Invoices',
+        bearer_methods_supported: ['header'],
+      });
+    });
+  });
+});
+
+describe('module-wide required scopes, verifier instance, forRootAsync, custom endpoint', () => {
+  let started: StartedApp;
+  beforeAll(async () => {
+    await makeKeys();
+    started = await startApp([RequiredScopesFixtureModule], '/rpc');
+  });
+  afterAll(async () => {
+    await started?.app.close();
+  });
+
+  it('no token → 401 whose challenge names the required scope and the endpoint-suffixed metadata URL', async () => {
+    const response = await callTool(started.url, 'whoami', {});
+    expect(response.status).toBe(401);
+    expect(response.headers.get('www-authenticate')).toBe(
+      'Bearer scope="mcp:use", resource_metadata="https://mcp.example.test/.well-known/oauth-protected-resource/rpc"',
+    );
+  });
+
+  it('a token without the required scope → 403 insufficient_scope, -31003', async () => {
+    const response = await callTool(started.url, 'whoami', bearer(await signToken({ scope: 'invoices:read' })));
+    expect(response.status).toBe(403);
+    expect(response.headers.get('www-authenticate')).toContain('error="insufficient_scope", error_description="The access token lacks a required scope", scope="mcp:use"');
+    expect(response.body.error.code).toBe(-31003);
+  });
+
+  it('a token with it is served; the metadata is served under the custom endpoint', async () => {
+    const response = await callTool(started.url, 'whoami', bearer(await signToken({ scope: 'mcp:use' })));
+    expect(response.status).toBe(200);
+    expect(response.body.result.structuredContent.scopes).toEqual(['mcp:use']);
+    const metadata = await fetch(`${started.baseUrl}/.well-known/oauth-protected-resource/rpc`);
+    expect(metadata.status).toBe(200);
+  });
+});
+
+describe('without auth configured', () => {
+  let started: StartedApp;
+  beforeAll(async () => {
+    started = await startApp([NoAuthFixtureModule]);
+  });
+  afterAll(async () => {
+    await started?.app.close();
+  });
+
+  it('requests need no token, @McpAuth() is undefined, the metadata URLs are 404', async () => {
+    const response = await callTool(started.url, 'open-whoami', {});
+    expect(response.status).toBe(200);
+    expect(response.body.result.content[0].text).toBe('anonymous');
+    for (const path of ['/.well-known/oauth-protected-resource', '/.well-known/oauth-protected-resource/mcp']) {
+      expect((await fetch(`${started.baseUrl}${path}`)).status).toBe(404);
+    }
+  });
+
+  it('@McpScopes without any verified token → -31001, HTTP 200', async () => {
+    const response = await callTool(started.url, 'open-scoped', {});
+    expect(response.status).toBe(200);
+    expect(response.body.error.code).toBe(-31001);
+  });
+});

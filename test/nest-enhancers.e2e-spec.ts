@@ -1,0 +1,182 @@
+import 'reflect-metadata';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
+import { EnhancersFixtureModule, seen } from './src/nest-enhancers.fixture.js';
+import { callMcp, postMcp, rpc, startApp, type Json, type StartedApp } from './support/mcp-http.js';
+import { assertErrorResponse, assertResultResponse } from './support/wire-schema.js';
+
+const ADMIN = { 'x-role': 'admin' };
+
+describe('Nest enhancers on MCP handlers (e2e)', () => {
+  let started: StartedApp;
+  const entries: Array<{ level: string; text: string }> = [];
+  const record = (level: string) => (...parts: unknown[]) => entries.push({ level, text: parts.map((part) => (part instanceof Error ? `${part.message} ${part.stack}` : String(part))).join(' ') });
+  const logger = { log: record('log'), error: record('error'), warn: record('warn'), debug: record('debug'), verbose: record('verbose'), fatal: record('fatal') };
+
+  beforeAll(async () => {
+    started = await startApp([EnhancersFixtureModule], '/mcp', [], logger);
+  });
+  afterAll(async () => {
+    await started?.app.close();
+  });
+  beforeEach(() => {
+    seen.reset();
+    entries.length = 0;
+  });
+
+  async function call(name: string, args: Record<string, unknown> = {}, headers: Record<string, string> = {}): Promise<Json> {
+    return postMcp(started.url, rpc('tools/call', { name, arguments: args }), { headers });
+  }
+
+  describe('guards', () => {
+    it('a class guard that allows: the tool runs, the guard saw an "mcp" context with the invocation', async () => {
+      const response = await call('admin-visible', {}, ADMIN);
+      assertResultResponse(response.body, 'CallToolResult');
+      expect(response.body.result.content).toEqual([{ type: 'text', text: 'visible ran' }]);
+      expect(seen.guard).toEqual([
+        { type: 'mcp', kind: 'tool', name: 'admin-visible', probe: false, args: {}, hasContext: true, hasHttp: true, method: 'tools/call' },
+      ]);
+    });
+
+    it('a guard that denies → JSON-RPC error -31003 (HTTP 200), and the handler does not run', async () => {
+      const response = await call('admin-visible');
+      expect(response.status).toBe(200);
+      assertErrorResponse(response.body);
+      expect(response.body.error).toEqual({ code: -31003, message: 'Forbidden resource' });
+      expect(response.body).not.toHaveProperty('result');
+      expect(seen.handlerRuns).toEqual([]);
+      expect(entries.filter((entry) => entry.level === 'error')).toEqual([]);
+    });
+
+    it('a guard throwing UnauthorizedException → JSON-RPC error -31001 with its message', async () => {
+      const denied = await call('needs-user');
+      assertErrorResponse(denied.body);
+      expect(denied.body.error).toEqual({ code: -31001, message: 'Who are you?' });
+      expect(seen.handlerRuns).toEqual([]);
+      const allowed = await call('needs-user', {}, { 'x-user': 'ada' });
+      expect(allowed.body.result.content[0].text).toBe('hello user');
+    });
+
+    it('guards apply to prompts and resources too', async () => {
+      const prompt = await postMcp(started.url, rpc('prompts/get', { name: 'admin-prompt' }));
+      expect(prompt.body.error.code).toBe(-31003);
+      const resource = await postMcp(started.url, rpc('resources/read', { uri: 'admin://report' }));
+      expect(resource.body.error.code).toBe(-31003);
+      expect(seen.guard.map((entry) => [entry.kind, entry.name])).toEqual([
+        ['prompt', 'admin-prompt'],
+        ['resource', 'admin://report'],
+      ]);
+      const read = await postMcp(started.url, rpc('resources/read', { uri: 'admin://report' }), { headers: ADMIN });
+      assertResultResponse(read.body, 'ReadResourceResult');
+      expect(seen.handlerRuns).toEqual(['admin-report']);
+    });
+  });
+
+  describe('hideWhenDenied', () => {
+    it('tools/list runs the guards of opted-in tools with a probe and leaves out denied ones', async () => {
+      const anonymous = await callMcp(started.url, 'tools/list');
+      assertResultResponse(anonymous.body, 'ListToolsResult');
+      const names = anonymous.body.result.tools.map((tool: Json) => tool.name);
+      expect(names).toContain('admin-visible');
+      expect(names).not.toContain('admin-hidden');
+      expect(names).not.toContain('friends-only');
+      expect(anonymous.body.result.tools.every((tool: Json) => !('hideWhenDenied' in tool))).toBe(true);
+      // Only the opted-in tool was probed, and the probe carries no arguments and no context.
+      const probes = seen.guard.filter((entry) => entry.probe);
+      expect(probes).toEqual([{ type: 'mcp', kind: 'tool', name: 'admin-hidden', probe: true, args: {}, hasContext: false, hasHttp: true, method: 'tools/list' }]);
+      expect(seen.handlerRuns).toEqual([]);
+
+      const admin = await callMcp(started.url, 'tools/list', {}, { headers: ADMIN });
+      const adminNames = admin.body.result.tools.map((tool: Json) => tool.name);
+      expect(adminNames.indexOf('admin-hidden')).toBe(adminNames.indexOf('admin-visible') + 1);
+    });
+
+    it('prompts/list hides a denied opted-in prompt', async () => {
+      const anonymous = await callMcp(started.url, 'prompts/list');
+      expect(anonymous.body.result.prompts.map((prompt: Json) => prompt.name)).not.toContain('admin-prompt');
+      const admin = await callMcp(started.url, 'prompts/list', {}, { headers: ADMIN });
+      expect(admin.body.result.prompts.map((prompt: Json) => prompt.name)).toContain('admin-prompt');
+    });
+
+    it('a hidden tool is still guarded when called directly', async () => {
+      const response = await call('admin-hidden');
+      expect(response.body.error.code).toBe(-31003);
+      expect(seen.handlerRuns).toEqual([]);
+    });
+  });
+
+  describe('interceptors and pipes', () => {
+    it("an interceptor sees the handler's raw return value and its replacement becomes the result", async () => {
+      const response = await call('wrapped', { n: 21 });
+      assertResultResponse(response.body, 'CallToolResult');
+      expect(seen.interceptor).toEqual([{ name: 'wrapped', result: { doubled: 42 } }]);
+      expect(response.body.result.structuredContent).toEqual({ wrapped: { doubled: 42 }, tool: 'wrapped' });
+    });
+
+    it('@UsePipes on the method transforms the (validated) arguments; context parameters are untouched', async () => {
+      const response = await call('shout-pipe', { word: 'hey' });
+      expect(response.body.result.content[0].text).toBe('HEY from shout-pipe');
+    });
+  });
+
+  describe('exception filters', () => {
+    it("a filter's return value answers the call: a domain error becomes a tool error result, not logged", async () => {
+      const response = await call('buy', { sku: 'A-1' });
+      assertResultResponse(response.body, 'CallToolResult');
+      expect(response.body.result).toMatchObject({ isError: true, content: [{ type: 'text', text: 'Sorry: A-1 is sold out (buy)' }] });
+      expect(entries.filter((entry) => entry.level === 'error')).toEqual([]);
+    });
+
+    it('an error the filter does not catch is a tool error, logged once with the request id and stack', async () => {
+      const body = rpc('tools/call', { name: 'buy', arguments: { sku: 'boom' } }, { id: 'req-boom' });
+      const response = await postMcp(started.url, body);
+      expect(response.body.result).toMatchObject({ isError: true, content: [{ type: 'text', text: 'unfiltered failure' }] });
+      const mentions = entries.filter((entry) => entry.text.includes('unfiltered failure'));
+      expect(mentions).toHaveLength(1);
+      expect(mentions[0].level).toBe('error');
+      expect(mentions[0].text).toContain('req-boom');
+      expect(mentions[0].text).toMatch(/\bat \S*buy/);
+    });
+
+    it('a filter that throws an McpError turns the failure into that JSON-RPC error', async () => {
+      const response = await call('mapped');
+      assertErrorResponse(response.body);
+      expect(response.body.error).toEqual({ code: -31500, message: 'Mapped: database down' });
+      expect(entries.filter((entry) => entry.level === 'error')).toEqual([]);
+    });
+
+    it('a filter that returns nothing declines: the error is answered and logged once, as without it', async () => {
+      const response = await call('declined');
+      expect(response.body.result).toMatchObject({ isError: true, content: [{ type: 'text', text: 'nobody handled me' }] });
+      expect(entries.filter((entry) => entry.text.includes('nobody handled me'))).toHaveLength(1);
+    });
+
+    it("Nest's HttpExceptions are answers, not faults: a tool error with the message, not logged", async () => {
+      const response = await call('bad-request');
+      expect(response.body.result).toMatchObject({ isError: true, content: [{ type: 'text', text: 'That will not do' }] });
+      expect(entries.filter((entry) => entry.level === 'error')).toEqual([]);
+    });
+  });
+
+  describe('request-scoped enhancers', () => {
+    it('a request-scoped guard is made per request with that request injected', async () => {
+      const denied = await call('friends-only', {}, { 'x-caller': 'stranger' });
+      expect(denied.body.error.code).toBe(-31003);
+      const allowed = await call('friends-only', {}, { 'x-caller': 'friend' });
+      expect(allowed.body.result.content[0].text).toBe('hi friend');
+      expect(seen.scopedGuardInstances).toBeGreaterThanOrEqual(2);
+    });
+
+    it('hideWhenDenied works with a request-scoped guard', async () => {
+      const friend = await callMcp(started.url, 'tools/list', {}, { headers: { 'x-caller': 'friend' } });
+      expect(friend.body.result.tools.map((tool: Json) => tool.name)).toContain('friends-only');
+      const stranger = await callMcp(started.url, 'tools/list', {}, { headers: { 'x-caller': 'stranger' } });
+      expect(stranger.body.result.tools.map((tool: Json) => tool.name)).not.toContain('friends-only');
+    });
+
+    it('a request-scoped interceptor sees its own request, also under concurrency', async () => {
+      const callers = ['c1', 'c2', 'c3', 'c4'];
+      const results = await Promise.all(callers.map((caller) => call('stamped', {}, { 'x-caller': caller })));
+      expect(results.map((response) => response.body.result.content[0].text)).toEqual(callers.map((caller) => `stamped (seen by ${caller})`));
+    });
+  });
+});

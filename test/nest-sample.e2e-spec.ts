@@ -1,0 +1,33 @@
+import 'reflect-metadata';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { HttpAppModule } from '../sample/http-app.module.js';
+import { callMcp, postMcp, rpc, startApp, type Json, type StartedApp } from './support/mcp-http.js';
+
+describe('the sample over HTTP: a guarded tool and an interceptor', () => {
+  let started: StartedApp;
+  const logs: string[] = [];
+  const logger = { log: (...parts: unknown[]) => logs.push(parts.map(String).join(' ')), error: () => undefined, warn: () => undefined, debug: () => undefined, verbose: () => undefined, fatal: () => undefined };
+
+  beforeAll(async () => {
+    started = await startApp([HttpAppModule], '/mcp', [], logger);
+  });
+  afterAll(async () => {
+    await started?.app.close();
+  });
+
+  it('set-feature-flag is hidden and refused without the admin role', async () => {
+    const list = await callMcp(started.url, 'tools/list');
+    expect(list.body.result.tools.map((tool: Json) => tool.name)).not.toContain('set-feature-flag');
+    const call = await postMcp(started.url, rpc('tools/call', { name: 'set-feature-flag', arguments: { flag: 'x', enabled: true } }));
+    expect(call.body.error.code).toBe(-31003);
+  });
+
+  it('with X-Demo-Role: admin it is listed and runs; the interceptor logs the call', async () => {
+    const headers = { 'x-demo-role': 'admin' };
+    const list = await callMcp(started.url, 'tools/list', {}, { headers });
+    expect(list.body.result.tools.map((tool: Json) => tool.name)).toContain('set-feature-flag');
+    const call = await postMcp(started.url, rpc('tools/call', { name: 'set-feature-flag', arguments: { flag: 'new-billing', enabled: true } }, { id: 'flag-1' }), { headers });
+    expect(call.body.result.structuredContent).toEqual({ flags: { 'new-billing': true } });
+    expect(logs.some((line) => /tool "set-feature-flag" took [\d.]+ ms \(request flag-1\)/.test(line))).toBe(true);
+  });
+});

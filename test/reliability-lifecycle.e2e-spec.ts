@@ -1,0 +1,263 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { rpc, standardHeaders, type Json } from './support/mcp-http.js';
+import { parseSse } from './support/interactive-http.js';
+import { deadline, run, runs, sleep, startReliabilityApp, waitFor, type ReliabilityApp } from './src/reliability-fixture.js';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const CAPS = { 'io.modelcontextprotocol/clientCapabilities': { elicitation: {} } };
+
+function callBody(name: string, args: Record<string, unknown>, options: { id?: string | number; progressToken?: string } = {}): Json {
+  return rpc('tools/call', { name, arguments: args }, { id: options.id, meta: { ...CAPS, ...(options.progressToken ? { progressToken: options.progressToken } : {}) } });
+}
+
+function start(url: string, body: Json, signal?: AbortSignal): Promise<Response> {
+  return fetch(url, { method: 'POST', headers: standardHeaders(body), body: JSON.stringify(body), signal });
+}
+
+/** Reads an SSE body as it arrives, calling `onEvent` per message; returns the whole text (also when aborted). */
+async function readEvents(response: Response, onEvent: (message: Json) => void): Promise<string> {
+  const reader = response.body!.getReader();
+  const decoder = new TextDecoder();
+  let text = '';
+  let buffer = '';
+  for (;;) {
+    let chunk: { done: boolean; value?: Uint8Array };
+    try {
+      chunk = await reader.read();
+    } catch {
+      break; // aborted
+    }
+    if (chunk.done) break;
+    const piece = decoder.decode(chunk.value, { stream: true });
+    text += piece;
+    buffer += piece;
+    let end: number;
+    while ((end = buffer.indexOf('\n\n')) >= 0) {
+      for (const message of parseSse(buffer.slice(0, end + 2))) onEvent(message);
+      buffer = buffer.slice(end + 2);
+    }
+  }
+  return text;
+}
+
+describe('disconnect, timeout and cancellation (e2e)', () => {
+  let started: ReliabilityApp;
+  let timed: ReliabilityApp;
+
+  beforeAll(async () => {
+    [started, timed] = await Promise.all([startReliabilityApp(), startReliabilityApp({ limits: { callTimeout: 'PT0.2S' } })]);
+  });
+
+  afterAll(async () => {
+    await Promise.all([started?.app.close(), timed?.app.close()]);
+  });
+
+  it('(a) a client that disconnects mid-SSE fires ctx.signal and the tool stops emitting', async () => {
+    const tag = 'disconnect';
+    const controller = new AbortController();
+    const response = await start(started.url, callBody('drip', { tag, steps: 100, gapMs: 30 }, { progressToken: 'p-disconnect' }), controller.signal);
+    expect(response.headers.get('content-type')).toMatch(/^text\/event-stream/);
+    let seen = 0;
+    const reading = readEvents(response, () => {
+      if (++seen === 3) controller.abort();
+    });
+    await reading;
+    expect(seen).toBeGreaterThanOrEqual(3);
+    expect(await waitFor(() => run(tag).aborted)).toBe(true);
+    expect(await waitFor(() => run(tag).finished)).toBe(true);
+    const emitted = run(tag).emitted;
+    await sleep(200);
+    expect(run(tag).emitted).toBe(emitted);
+    expect(emitted).toBeLessThan(100);
+    expect(run(tag).abortReason).toMatch(/closed/i);
+    // The server still serves.
+    const echo = (await (await start(started.url, callBody('echo', { message: 'after disconnect' }))).json()) as Json;
+    expect(echo.result.content[0].text).toBe('after disconnect');
+  });
+
+  it("(b) limits.callTimeout PT0.2S on a slow tool → -32001 and the tool's signal fired", async () => {
+    const tag = 'timeout';
+    const began = Date.now();
+    const response = await start(timed.url, callBody('slow', { tag, ms: 3000 }, { id: 'slow-timeout' }));
+    const body = (await response.json()) as Json;
+    expect(body.id).toBe('slow-timeout');
+    expect(body.error.code).toBe(-32001);
+    expect(body.error.message).toMatch(/timed out after 200 ms/);
+    expect(body).not.toHaveProperty('result');
+    expect(Date.now() - began).toBeLessThan(2500);
+    expect(await waitFor(() => run(tag).finished)).toBe(true);
+    expect(run(tag).aborted).toBe(true);
+    // A quick call on the same server is not affected.
+    const quick = (await (await start(timed.url, callBody('echo', { message: 'quick' }))).json()) as Json;
+    expect(quick.result.content[0].text).toBe('quick');
+  });
+
+  it('(b) a timed-out progress stream ends with the -32001 error as its last event', async () => {
+    const tag = 'timeout-sse';
+    const response = await start(timed.url, callBody('drip', { tag, steps: 100, gapMs: 50 }, { id: 'drip-timeout', progressToken: 'p-timeout' }));
+    const messages = parseSse(await response.text());
+    expect(messages.length).toBeGreaterThan(1);
+    expect(messages.at(-1)).toMatchObject({ id: 'drip-timeout', error: { code: -32001 } });
+    expect(messages.slice(0, -1).every((message) => message.method === 'notifications/progress')).toBe(true);
+    expect(await waitFor(() => run(tag).finished)).toBe(true);
+    expect(run(tag).aborted).toBe(true);
+  });
+
+  async function cancel(url: string, requestId: string | number): Promise<Response> {
+    const body = { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId, reason: 'the user pressed stop' } };
+    const headers = { ...standardHeaders(rpc('notifications/cancelled')), 'mcp-method': 'notifications/cancelled' };
+    return fetch(url, { method: 'POST', headers, body: JSON.stringify(body) });
+  }
+
+  it('(c) notifications/cancelled for an in-flight JSON call → 204, no response, the tool saw the abort', async () => {
+    const tag = 'cancel-json';
+    const id = `cancel-json-${Date.now()}`;
+    const pending = start(started.url, callBody('slow', { tag, ms: 3000 }, { id }));
+    expect(await waitFor(() => run(tag).entered)).toBe(true);
+    const ack = await cancel(started.url, id);
+    expect(ack.status).toBe(202);
+    const response = await pending;
+    const text = await response.text();
+    expect(response.status).toBe(204);
+    expect(text).toBe('');
+    expect(await waitFor(() => run(tag).finished)).toBe(true);
+    expect(run(tag).aborted).toBe(true);
+    expect(run(tag).abortReason).toMatch(/the user pressed stop/);
+  });
+
+  it('(c) notifications/cancelled for an in-flight SSE call → the stream ends with no final response and nothing after', async () => {
+    const tag = 'cancel-sse';
+    const id = 777_001;
+    const response = await start(started.url, callBody('drip', { tag, steps: 100, gapMs: 40 }, { id, progressToken: 'p-cancel' }));
+    let seen = 0;
+    let cancelled: Promise<Response> | undefined;
+    const text = await readEvents(response, () => {
+      if (++seen === 2) cancelled = cancel(started.url, id);
+    });
+    expect((await cancelled!).status).toBe(202);
+    const messages = parseSse(text);
+    expect(messages.length).toBeGreaterThanOrEqual(2);
+    expect(messages.every((message) => message.method === 'notifications/progress' && !('id' in message))).toBe(true);
+    expect(text).not.toMatch(/after abort/);
+    expect(await waitFor(() => run(tag).finished)).toBe(true);
+    expect(run(tag).aborted).toBe(true);
+    // The careless emit after the abort really happened in the tool, and did not reach the wire.
+    expect(run(tag).emittedAfterAbort).toBe(1);
+  });
+
+  it('(c) a cancellation for an unknown or finished id is ignored (202) and harms nothing', async () => {
+    const done = (await (await start(started.url, callBody('echo', { message: 'finished' }, { id: 'finished-1' }))).json()) as Json;
+    expect(done.result.content[0].text).toBe('finished');
+    expect((await cancel(started.url, 'finished-1')).status).toBe(202);
+    expect((await cancel(started.url, 'never-sent')).status).toBe(202);
+    const again = (await (await start(started.url, callBody('echo', { message: 'still' }))).json()) as Json;
+    expect(again.result.content[0].text).toBe('still');
+  });
+
+  it('(c) only the cancelled request stops: a concurrent one with another id completes', async () => {
+    const keep = start(started.url, callBody('slow', { tag: 'keep', ms: 300 }, { id: 'keep-me' }));
+    const drop = start(started.url, callBody('slow', { tag: 'drop', ms: 3000 }, { id: 'drop-me' }));
+    expect(await waitFor(() => run('keep').entered && run('drop').entered)).toBe(true);
+    await cancel(started.url, 'drop-me');
+    expect((await drop).status).toBe(204);
+    const kept = (await (await keep).json()) as Json;
+    expect(kept).toMatchObject({ id: 'keep-me', result: { content: [{ type: 'text', text: 'slow keep done' }] } });
+    expect(run('keep').aborted).toBe(false);
+  });
+});
+
+describe('graceful shutdown with app.close() (e2e)', () => {
+  it('the in-flight call completes, a request during the drain gets 503 (or a refused connection)', async () => {
+    runs.delete('drain');
+    const { app, url } = await startReliabilityApp({ limits: { shutdownTimeout: 'PT5S' } });
+    const inFlight = start(url, callBody('slow', { tag: 'drain', ms: 600 }, { id: 'in-flight' }));
+    expect(await waitFor(() => run('drain').entered)).toBe(true);
+    const closing = app.close();
+    const late = await start(url, callBody('echo', { message: 'too late' }, { id: 'late' })).then(
+      async (response) => ({ status: response.status, retryAfter: response.headers.get('retry-after'), body: (await response.json()) as Json }),
+      (error: unknown) => ({ refused: String((error as { cause?: unknown }).cause ?? error) }),
+    );
+    if ('status' in late) {
+      expect(late.status).toBe(503);
+      expect(late.retryAfter).toBe('1');
+      expect(late.body).toMatchObject({ jsonrpc: '2.0', id: 'late', error: { code: -32002 } });
+    } else {
+      expect(late.refused).toMatch(/ECONNREFUSED|ECONNRESET|other side closed/);
+    }
+    const response = await inFlight;
+    expect(response.status).toBe(200);
+    const body = (await response.json()) as Json;
+    expect(body).toMatchObject({ id: 'in-flight', result: { content: [{ type: 'text', text: 'slow drain done' }] } });
+    expect(run('drain').aborted).toBe(false);
+    await closing;
+  });
+});
+
+/** Newest mtime of the .ts files under `dir`. */
+function newest(dir: string): number {
+  let latest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) latest = Math.max(latest, newest(path));
+    else if (entry.name.endsWith('.ts') && !entry.name.endsWith('.spec.ts')) latest = Math.max(latest, statSync(path).mtimeMs);
+  }
+  return latest;
+}
+
+describe('SIGTERM on the built sample (node dist/sample/main.js)', () => {
+  const main = join(ROOT, 'dist/sample/main.js');
+  let child: ChildProcess | undefined;
+  let output = '';
+
+  beforeAll(() => {
+    const built = existsSync(main) ? statSync(main).mtimeMs : 0;
+    const stale = !built || Math.max(newest(join(ROOT, 'lib')), newest(join(ROOT, 'sample'))) > built;
+    if (stale) {
+      try {
+        execFileSync('npx', ['tsc', '-p', 'tsconfig.build.json'], { cwd: ROOT, stdio: 'pipe', timeout: 60_000 });
+      } catch (error) {
+        throw new Error(`npx tsc -p tsconfig.build.json failed: ${String((error as { stdout?: Buffer }).stdout ?? error)}`);
+      }
+    }
+  }, 90_000);
+
+  afterAll(() => {
+    if (child && child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  });
+
+  it('a call in flight at SIGTERM completes with its result and the process exits cleanly', async () => {
+    child = spawn(process.execPath, [main], {
+      cwd: ROOT,
+      env: { ...process.env, PORT: '0', HOST: '127.0.0.1', MOCAPI_MRTR_SECRET: Buffer.alloc(32, 7).toString('base64'), NODE_ENV: 'production' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child!.on('exit', (code, signal) => resolve({ code, signal })));
+    child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    const found = await waitFor(() => /MCP endpoint: (http:\/\/\S+)/.test(output), 15_000);
+    if (!found) throw new Error(`the sample did not log its endpoint:\n${output}`);
+    const url = /MCP endpoint: (http:\/\/\S+)/.exec(output)![1].replace(/\u001b\[[0-9;]*m/g, '');
+
+    // `process` streams progress then sleeps between steps: SIGTERM goes out once the first event is in.
+    const response = await start(url, callBody('process', { data: 'shutdown test' }, { id: 'at-sigterm', progressToken: 'p-sigterm' }));
+    let signalled = false;
+    const text = await readEvents(response, () => {
+      if (!signalled) {
+        signalled = true;
+        child!.kill('SIGTERM');
+      }
+    });
+    expect(signalled).toBe(true);
+    const messages = parseSse(text);
+    expect(messages.at(-1)).toMatchObject({ id: 'at-sigterm', result: { structuredContent: { result: 'Done: processed 13 characters' } } });
+    const exit = await Promise.race([exited, deadline(10_000).then(() => ({ code: -1, signal: null }))]);
+    // Nest's enableShutdownHooks() re-raises the signal once the shutdown hooks ran (code null, signal SIGTERM);
+    // with { useProcessExit: true } it exits 0. Either is a clean, drained exit (never a timeout or a crash code).
+    expect(exit.code === 0 || exit.signal === 'SIGTERM').toBe(true);
+    expect(output).not.toMatch(/ERROR|Error during shutdown/);
+  }, 30_000);
+});

@@ -1,0 +1,177 @@
+import 'reflect-metadata';
+import { Injectable, Module, type DynamicModule, type LoggerService } from '@nestjs/common';
+import { Test } from '@nestjs/testing';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import type { AddressInfo } from 'node:net';
+import { McpArg, McpModule, McpTool, ToolContext, type McpModuleOptions, type McpToolContext } from '../../lib/index.js';
+import { BillingService } from '../../sample/tools/billing.service.js';
+import { GreetingTools } from '../../sample/tools/greeting.tools.js';
+import { InteractiveTools } from '../../sample/tools/interactive.tools.js';
+
+/** What one run of a reliability tool observed, by its `tag` argument. */
+export interface ToolRun {
+  entered: boolean;
+  aborted: boolean;
+  abortReason?: string;
+  /** Progress emitted (drip) or ticks slept (slow). */
+  emitted: number;
+  /** Progress emitted after the signal fired (must stay 0 for a cooperative tool). */
+  emittedAfterAbort: number;
+  finished: boolean;
+}
+
+export const runs = new Map<string, ToolRun>();
+
+export function run(tag: string): ToolRun {
+  let entry = runs.get(tag);
+  if (!entry) {
+    entry = { entered: false, aborted: false, emitted: 0, emittedAfterAbort: 0, finished: false };
+    runs.set(tag, entry);
+  }
+  return entry;
+}
+
+/** Sleeps `ms`, waking early when `signal` fires. */
+function nap(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) return resolve();
+    const timer = setTimeout(done, ms);
+    function done() {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    }
+    signal.addEventListener('abort', done, { once: true });
+  });
+}
+
+function watch(tag: string, ctx: McpToolContext): ToolRun {
+  const state = run(tag);
+  state.entered = true;
+  ctx.signal.addEventListener('abort', () => {
+    state.aborted = true;
+    const reason: unknown = ctx.signal.reason;
+    state.abortReason = reason instanceof Error ? `${reason.name}: ${reason.message}` : String(reason);
+  });
+  return state;
+}
+
+/** Slow and streaming tools whose runs are observable through `runs`. */
+@Injectable()
+export class ReliabilityTools {
+  @McpTool({ name: 'slow', description: 'Sleeps `ms` milliseconds in 20 ms ticks, stopping when aborted' })
+  async slow(@McpArg('tag') tag: string, @McpArg('ms') ms: number, @ToolContext() ctx: McpToolContext) {
+    const state = watch(tag, ctx);
+    const deadline = Date.now() + ms;
+    while (Date.now() < deadline && !ctx.signal.aborted) {
+      await nap(20, ctx.signal);
+      state.emitted++;
+    }
+    state.finished = true;
+    return `slow ${tag} done`;
+  }
+
+  @McpTool({ name: 'drip', description: 'Emits `steps` progress events `gapMs` apart, stopping when aborted' })
+  async drip(@McpArg('tag') tag: string, @McpArg('steps') steps: number, @McpArg('gapMs') gapMs: number, @ToolContext() ctx: McpToolContext) {
+    const state = watch(tag, ctx);
+    const progress = ctx.longProgress(steps);
+    for (let step = 1; step <= steps; step++) {
+      if (ctx.signal.aborted) break;
+      progress.emit(step, `step ${step}`);
+      state.emitted++;
+      await nap(gapMs, ctx.signal);
+    }
+    // A careless tool keeps emitting after the abort: the transport must not write it.
+    if (ctx.signal.aborted) {
+      try {
+        progress.emit(steps, 'after abort');
+      } catch {
+        // a closed progress reporter may throw; either way nothing reaches the wire
+      }
+      state.emittedAfterAbort++;
+    }
+    state.finished = true;
+    return `drip ${tag} done`;
+  }
+
+  @McpTool({ name: 'explode', description: 'Throws an unexpected error (a TypeError with a stack)' })
+  explode(): string {
+    const nothing = undefined as unknown as { field: string };
+    return nothing.field;
+  }
+}
+
+export interface ReliabilityOptions {
+  limits?: McpModuleOptions['limits'];
+  mrtr?: McpModuleOptions['mrtr'];
+  /** Express's JSON parser limit; default '2mb' (so the module's own 1 MiB limit is what answers). `null` keeps Nest's 100 kb. */
+  bodyLimit?: string | null;
+  /** Stamps `X-Instance: <instance>` on every response. */
+  instance?: string;
+  logger?: LoggerService | false | Array<'log' | 'error' | 'warn' | 'debug' | 'verbose' | 'fatal'>;
+}
+
+@Module({})
+export class ReliabilityFixtureModule {
+  static forRoot(options: ReliabilityOptions = {}): DynamicModule {
+    return {
+      module: ReliabilityFixtureModule,
+      imports: [
+        McpModule.forRoot({
+          name: 'reliability-fixture',
+          version: '1.0.0',
+          ...(options.limits ? { limits: options.limits } : {}),
+          ...(options.mrtr ? { mrtr: options.mrtr } : {}),
+        }),
+      ],
+      providers: [GreetingTools, InteractiveTools, BillingService, ReliabilityTools],
+    };
+  }
+}
+
+export interface ReliabilityApp {
+  app: NestExpressApplication;
+  port: number;
+  url: string;
+}
+
+/** Starts the fixture (or `root`) on 127.0.0.1:<ephemeral> as a real express app. */
+export async function startReliabilityApp(options: ReliabilityOptions = {}, root?: DynamicModule | (new (...args: never[]) => unknown)): Promise<ReliabilityApp> {
+  const moduleRef = await Test.createTestingModule({ imports: [root ?? ReliabilityFixtureModule.forRoot(options)] }).compile();
+  const app = moduleRef.createNestApplication<NestExpressApplication>({ logger: options.logger ?? false });
+  if (options.bodyLimit !== null) app.useBodyParser('json', { limit: options.bodyLimit ?? '2mb' });
+  if (options.instance !== undefined) {
+    const instance = options.instance;
+    app.use((_req: unknown, res: { setHeader(name: string, value: string): void }, next: () => void) => {
+      res.setHeader('X-Instance', instance);
+      next();
+    });
+  }
+  await app.listen(0, '127.0.0.1');
+  const { port } = app.getHttpServer().address() as AddressInfo;
+  return { app, port, url: `http://127.0.0.1:${port}/mcp` };
+}
+
+export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Like sleep, for the losing side of a race: the timer does not keep the process (or jest) alive. */
+export const deadline = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms).unref());
+
+/** Waits until `check()` holds (polling every 10 ms) or `timeoutMs` passes; returns the last check. */
+export async function waitFor(check: () => boolean, timeoutMs = 3000): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (check()) return true;
+    await sleep(10);
+  }
+  return check();
+}
+
+/** Asserts-free check that a response body leaks no internals: no stack frames, no file paths. */
+export function leaksInternals(text: string): string | undefined {
+  if (/\bat [^\s]+ \(|\n\s+at /.test(text)) return 'a stack frame';
+  if (text.includes('/work/')) return 'a /work/ path';
+  if (/\.(ts|js):\d+/.test(text)) return 'a source location';
+  if (text.includes('node_modules')) return 'a node_modules path';
+  return undefined;
+}
