@@ -22,11 +22,9 @@ const reader = new PeriodicExportingMetricReader({ exporter: metricExporter, exp
 const meterProvider = new MeterProvider({ readers: [reader] });
 const contextManager = new AsyncHooksContextManager();
 
-/** What the dispatcher does once wired: the telemetry wraps the serving of one request. */
+/** Serves one request through the real dispatcher, which wraps it in the telemetry. */
 function serve(started: StartedApp, request: JsonRpcRequest) {
-  const telemetry = started.app.get(McpTelemetry);
-  const dispatcher = started.app.get(McpDispatcher);
-  return telemetry.instrument(request, () => lastValueFrom(dispatcher.dispatch(request)), classifyOutbound);
+  return lastValueFrom(started.app.get(McpDispatcher).dispatch(request));
 }
 
 function mcpSpans(): ReadableSpan[] {

@@ -28,6 +28,7 @@ import { PromptsHandler } from './prompts.handler.js';
 import { ResourcesHandler } from './resources.handler.js';
 import { SubscriptionsHandler } from './subscriptions.handler.js';
 import { ToolsHandler } from './tools.handler.js';
+import { classifyOutbound, McpTelemetry } from '../telemetry/mcp-telemetry.js';
 
 /** What the transport tells the dispatcher about one request. */
 export interface TransportFacts {
@@ -81,6 +82,7 @@ export class McpDispatcher {
     resources: ResourcesHandler,
     completion: CompletionHandler,
     subscriptions: SubscriptionsHandler,
+    private readonly telemetry: McpTelemetry,
   ) {
     this.serverMeta = { [META_SERVER_INFO]: settings.serverInfo };
     this.register('server/discover', () => this.discover());
@@ -161,7 +163,7 @@ export class McpDispatcher {
       const notify = (message: JsonRpcNotification) => {
         if (!settled && !subscriber.closed) subscriber.next({ kind: 'notification', message });
       };
-      this.run(request, transport, abort, notify).then((outcome) => {
+      this.telemetry.instrument(request, () => this.run(request, transport, abort, notify), classifyOutbound, transport).then((outcome) => {
         forget();
         if (settled || subscriber.closed) return;
         settled = true;
