@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { AppModule } from '../sample/app.module.js';
+import { BillingService } from '../sample/tools/billing.service.js';
 import { startApp, type StartedApp } from './support/mcp-http.js';
 import { assertMatchesDef } from './support/wire-schema.js';
 
@@ -84,5 +85,47 @@ describe('official @modelcontextprotocol/client against the sample app', () => {
 
   it('surfaces an unknown tool as a protocol error', async () => {
     await expect(client.callTool({ name: 'does-not-exist', arguments: {} })).rejects.toThrow(/Unknown tool: does-not-exist/);
+  });
+
+  describe('elicitation through the client\'s own MRTR handling', () => {
+    it('answers a one-question tool (onboard) via the elicitation handler', async () => {
+      const asked: string[] = [];
+      client.setRequestHandler('elicitation/create', async (request) => {
+        asked.push(request.params.message);
+        return { action: 'accept', content: { name: 'Zed', email: 'zed@example.com' } };
+      });
+      const result = await client.callTool({ name: 'onboard', arguments: {} });
+      expect(asked).toEqual(['Please enter your details']);
+      expect(result.structuredContent).toEqual({ message: 'Welcome, Zed!' });
+    });
+
+    it('runs the upgrade-plan example over three round trips and charges once', async () => {
+      const billing = started.app.get(BillingService);
+      const before = billing.charges.length;
+      const asked: string[] = [];
+      client.setRequestHandler('elicitation/create', async (request) => {
+        asked.push(request.params.message);
+        const content: Record<string, string | boolean> = asked.length === 1 ? { plan: 'team' } : { confirmed: true };
+        return { action: 'accept' as const, content };
+      });
+      const result = await client.callTool({ name: 'upgrade-plan', arguments: { userId: 'u-42' } });
+      expect(asked).toEqual(['Pick a plan', 'Confirm upgrade to team?']);
+      expect(result.structuredContent).toEqual({ upgraded: true, plan: 'team' });
+      expect(billing.charges.slice(before)).toEqual([{ userId: 'u-42', plan: 'team' }]);
+    });
+
+    it('elicits from a prompt (plan-review)', async () => {
+      client.setRequestHandler('elicitation/create', async () => ({ action: 'accept', content: { context: 'Q3 budget' } }));
+      const result = await client.getPrompt({ name: 'plan-review' });
+      expect(result.messages).toEqual([
+        { role: 'user', content: { type: 'text', text: 'Review the plan with this context: Q3 budget' } },
+      ]);
+    });
+
+    it('lets the tool handle a decline', async () => {
+      client.setRequestHandler('elicitation/create', async () => ({ action: 'decline' }));
+      const result = await client.callTool({ name: 'onboard', arguments: {} });
+      expect(result.structuredContent).toEqual({ message: 'Onboarding cancelled.' });
+    });
   });
 });
