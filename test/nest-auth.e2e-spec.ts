@@ -104,9 +104,9 @@ describe('bearer-token auth (OAuth resource server, e2e)', () => {
       const reader = await postMcp(started.url, rpc('tools/list'), { headers: bearer(await signToken({ scope: 'invoices:read' })) });
       expect(reader.status).toBe(200);
       expect(reader.headers.get('www-authenticate')).toBeNull();
-      expect(reader.body.result.tools.map((tool: Json) => tool.name)).toEqual(['whoami', 'list-invoices']);
+      expect(reader.body.result.tools.map((tool: Json) => tool.name)).toEqual(['whoami', 'approve-invoice', 'list-invoices']);
       const writer = await postMcp(started.url, rpc('tools/list'), { headers: bearer(await signToken({ scope: 'invoices:read invoices:write' })) });
-      expect(writer.body.result.tools.map((tool: Json) => tool.name)).toEqual(['whoami', 'list-invoices', 'pay-invoice']);
+      expect(writer.body.result.tools.map((tool: Json) => tool.name)).toEqual(['whoami', 'approve-invoice', 'list-invoices', 'pay-invoice']);
     });
   });
 
@@ -182,5 +182,36 @@ describe('without auth configured', () => {
     const response = await callTool(started.url, 'open-scoped', {});
     expect(response.status).toBe(200);
     expect(response.body.error.code).toBe(-31001);
+  });
+});
+
+describe('elicitation bound to the authenticated user', () => {
+  let started: StartedApp;
+  const elicitation = { 'io.modelcontextprotocol/clientCapabilities': { elicitation: {} } };
+  const call = (id: string, extra: Record<string, unknown> = {}) =>
+    rpc('tools/call', { name: 'approve-invoice', arguments: { id }, ...extra }, { meta: elicitation });
+
+  beforeAll(async () => {
+    await makeKeys();
+    started = await startApp([AuthFixtureModule]);
+  });
+  afterAll(async () => {
+    await started?.app.close();
+  });
+
+  it("refuses another user's requestState (-32602) and completes for the user it was issued to", async () => {
+    const alice = bearer(await signToken({ sub: 'alice' }));
+    const mallory = bearer(await signToken({ sub: 'mallory' }));
+    const first = await postMcp(started.url, call('inv-7'), { headers: alice });
+    expect(first.body.result.resultType).toBe('input_required');
+    const [key] = Object.keys(first.body.result.inputRequests);
+    const retry = { requestState: first.body.result.requestState, inputResponses: { [key]: { action: 'accept', content: { ok: true } } } };
+
+    const stolen = await postMcp(started.url, call('inv-7', retry), { headers: mallory });
+    expect(stolen.body.error.code).toBe(-32602);
+    expect(stolen.body.error.message).toContain('another user');
+
+    const own = await postMcp(started.url, call('inv-7', retry), { headers: alice });
+    expect(own.body.result.content).toEqual([{ type: 'text', text: 'approved inv-7' }]);
   });
 });

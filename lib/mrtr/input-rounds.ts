@@ -18,6 +18,11 @@ export interface InputRoundsTarget {
   method: string;
   target: string;
   arguments: unknown;
+  /**
+   * Who asked (the verified token's subject, when the server authenticates): the spec requires
+   * elicitations to be bound to the user, so another user's requestState is refused.
+   */
+  principal?: string;
 }
 
 /** The MRTR fields of a retried request. */
@@ -60,7 +65,7 @@ export class InputRounds {
       }
       if (state.argsDigest !== this.argsDigest) {
         throw new InvalidParamsError(
-          'requestState was issued for other arguments; retry with the original arguments, or start over without requestState',
+          'requestState was issued for other arguments (or to another user); retry with the original arguments, or start over without requestState',
         );
       }
       this.state = state;
@@ -69,7 +74,8 @@ export class InputRounds {
 
   /** Hashed only when a requestState is read or written: most calls never elicit. */
   private get argsDigest(): string {
-    return (this.digest ??= digestArguments(this.call.arguments));
+    const { arguments: args, principal } = this.call;
+    return (this.digest ??= digestArguments(principal === undefined ? args : { args, principal }));
   }
 
   /** True when the request continues an earlier round (it carried a valid requestState). */

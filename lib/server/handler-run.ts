@@ -6,6 +6,7 @@ import type { McpCall } from '../context/mcp-call.js';
 import { SIGNAL_SWALLOWED } from '../mcp.messages.js';
 import { isInputRequiredSignal, type InputRounds } from '../mrtr/index.js';
 import type { InputRequiredResult } from '../protocol/wire.types.js';
+import { getMcpAuth } from '../auth/mcp-auth-info.js';
 
 export type HandlerOutcome = { kind: 'value'; value: unknown } | { kind: 'input_required'; result: InputRequiredResult };
 
@@ -65,4 +66,10 @@ export async function visibleEntries<T extends { definition: { name: string }; c
     ),
   );
   return entries.filter((_, index) => allowed[index]);
+}
+
+/** The authenticated user behind a call (subject, else client id), that requestState is bound to. */
+export function principalOf(call: McpCall): string | undefined {
+  const auth = getMcpAuth(call.httpRequest);
+  return auth?.subject ?? auth?.clientId;
 }

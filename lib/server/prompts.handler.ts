@@ -9,7 +9,7 @@ import type { JsonObject, Result } from '../protocol/wire.types.js';
 import { toGetPromptResult } from '../results/prompt-result.mapper.js';
 import { toDtoInstance, validateDto } from '../schema/index.js';
 import { McpHandlerKind } from '../enums/mcp-handler-kind.enum.js';
-import { runHandler, visibleEntries } from './handler-run.js';
+import { principalOf, runHandler, visibleEntries } from './handler-run.js';
 import { listResult } from './pagination.js';
 import { convertStringArguments } from './string-arguments.js';
 
@@ -38,7 +38,7 @@ export class PromptsHandler {
     const args = convertStringArguments(params.arguments, prompt.argumentSchemas, required, 'prompts/get');
     const rounds = new InputRounds(
       this.codec,
-      { method: 'prompts/get', target: name, arguments: params.arguments ?? {} },
+      { method: 'prompts/get', target: name, arguments: params.arguments ?? {}, principal: principalOf(call) },
       params,
       call.meta.clientCapabilities,
     );

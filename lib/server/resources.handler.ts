@@ -9,7 +9,7 @@ import { InvalidParamsError } from '../protocol/mcp.error.js';
 import type { CacheHints, JsonObject, Result } from '../protocol/wire.types.js';
 import { toResourceContents } from '../results/resource-result.mapper.js';
 import { McpHandlerKind } from '../enums/mcp-handler-kind.enum.js';
-import { runHandler } from './handler-run.js';
+import { principalOf, runHandler } from './handler-run.js';
 import { listResult } from './pagination.js';
 import { convertStringArguments } from './string-arguments.js';
 
@@ -45,7 +45,7 @@ export class ResourcesHandler {
     const args = matched
       ? convertStringArguments(matched.variables, matched.template.variableSchemas, new Set(), 'resources/read')
       : {};
-    const rounds = new InputRounds(this.codec, { method: 'resources/read', target: uri, arguments: {} }, params, call.meta.clientCapabilities);
+    const rounds = new InputRounds(this.codec, { method: 'resources/read', target: uri, arguments: {}, principal: principalOf(call) }, params, call.meta.clientCapabilities);
     const outcome = await runHandler(call, rounds, uri, this.logger, (context) =>
       entry.invoke({
         request: call.request,

@@ -10,7 +10,7 @@ import type { JsonObject, Result } from '../protocol/wire.types.js';
 import { toCallToolResult, toolErrorResult } from '../results/tool-result.mapper.js';
 import { toDtoInstance, validateDto } from '../schema/index.js';
 import { McpHandlerKind } from '../enums/mcp-handler-kind.enum.js';
-import { runHandler, visibleEntries } from './handler-run.js';
+import { principalOf, runHandler, visibleEntries } from './handler-run.js';
 import { listResult } from './pagination.js';
 
 /** `tools/list` and `tools/call`. @internal */
@@ -37,7 +37,7 @@ export class ToolsHandler {
     const args = params.arguments ?? {};
     if (!isPlainObject(args)) throw new InvalidParamsError('tools/call "arguments" must be an object');
 
-    const rounds = new InputRounds(this.codec, { method: 'tools/call', target: name, arguments: args }, params, call.meta.clientCapabilities);
+    const rounds = new InputRounds(this.codec, { method: 'tools/call', target: name, arguments: args, principal: principalOf(call) }, params, call.meta.clientCapabilities);
     // Invalid arguments are a tool error, not a protocol error, so the model can correct itself (SEP-1303).
     const check = tool.validator.validate(args);
     if (!check.ok) return toolErrorResult(check.message);

@@ -72,6 +72,12 @@ export class InvoiceTools {
     return { subject: auth.subject, clientId: auth.clientId, scopes: auth.scopes, sameAsContext: ctx.auth === auth, tokenSeen: auth.token.length > 0 };
   }
 
+  @McpTool({ name: 'approve-invoice', description: 'Asks the user to confirm, then approves' })
+  async approve(@McpArg('id') id: string, @ToolContext() ctx: McpToolContext) {
+    const answer = await ctx.elicit(`Approve invoice ${id}?`, (schema) => schema.bool('ok', 'Approve'));
+    return answer.isAccepted() && answer.getBool('ok') ? `approved ${id}` : 'not approved';
+  }
+
   @McpTool({ name: 'list-invoices', description: 'Needs invoices:read' })
   @McpScopes('invoices:read')
   list() {
