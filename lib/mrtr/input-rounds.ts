@@ -78,10 +78,6 @@ export class InputRounds {
     return (this.digest ??= digestArguments(principal === undefined ? args : { args, principal }));
   }
 
-  /** True when the request continues an earlier round (it carried a valid requestState). */
-  get isRetry(): boolean {
-    return this.state !== undefined;
-  }
 
   /** Asks for every input in `requests` at the next position; resolves with the answers by key. */
   ask(requests: InputRequests): InputResponses {

@@ -57,10 +57,6 @@ export class SubscriptionsHandler implements OnModuleDestroy {
     });
   }
 
-  /** How many listen streams are open (for tests and health checks). */
-  get openCount(): number {
-    return this.open.size;
-  }
 
   /** At shutdown every stream gets its completion result, then closes. */
   onModuleDestroy(): void {
