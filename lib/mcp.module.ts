@@ -27,6 +27,7 @@ import { ToolsHandler } from './server/tools.handler.js';
 import { McpTelemetry } from './telemetry/mcp-telemetry.js';
 import { createMcpController } from './transport/http/mcp.controller.js';
 import { McpHttpTransport } from './transport/http/mcp-http.transport.js';
+import { OriginPolicy } from './transport/http/origin.policy.js';
 
 /** Without a (global) `ConfigService`, the `MOCAPI_*` environment variables still apply. */
 const environmentReader = { get: (key: string) => process.env[key] };
@@ -55,6 +56,12 @@ function withRuntime(definition: DynamicModule): DynamicModule {
   const controller = createMcpController();
   const wellKnown = createProtectedResourceController();
   const providers: Provider[] = [
+    {
+      // One allow-list, shared by the transport and the auth guard (which lets refused origins through to the transport's 403).
+      provide: OriginPolicy,
+      inject: [MCP_SETTINGS],
+      useFactory: (settings: McpSettings) => new OriginPolicy(settings.allowedOrigins, settings.allowedHosts),
+    },
     {
       provide: MCP_SETTINGS,
       inject: [MCP_MODULE_OPTIONS, { token: ConfigService, optional: true }],

@@ -1,7 +1,5 @@
-import { Catch, HttpException, Inject, Injectable, type ArgumentsHost, type CanActivate, type ExceptionFilter, type ExecutionContext } from '@nestjs/common';
+import { Catch, HttpException, Injectable, type ArgumentsHost, type CanActivate, type ExceptionFilter, type ExecutionContext } from '@nestjs/common';
 import type { ServerResponse } from 'node:http';
-import type { McpSettings } from '../config/mcp-settings.js';
-import { MCP_SETTINGS } from '../mcp.constants.js';
 import { isPlainObject } from '../protocol/request-meta.js';
 import { OriginPolicy } from '../transport/http/origin.policy.js';
 import { McpAccessErrorCode } from './mcp-auth.errors.js';
@@ -28,14 +26,10 @@ export class McpAuthChallengeException extends HttpException {
  */
 @Injectable()
 export class McpBearerAuthGuard implements CanActivate {
-  private readonly origins: OriginPolicy;
-
   constructor(
     private readonly auth: McpAuthService,
-    @Inject(MCP_SETTINGS) settings: McpSettings,
-  ) {
-    this.origins = new OriginPolicy(settings.allowedOrigins, settings.allowedHosts);
-  }
+    private readonly origins: OriginPolicy,
+  ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     if (!this.auth.enabled || context.getType() !== 'http') return true;

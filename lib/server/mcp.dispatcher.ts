@@ -119,19 +119,16 @@ export class McpDispatcher {
   /** Requests in flight, by cancellation scope and id (for `notifications/cancelled`). */
   private readonly inFlight = new Map<string, Set<InFlight>>();
 
-  /** How many requests are being served (listen streams included). */
-  get inFlightCount(): number {
-    let count = 0;
-    for (const calls of this.inFlight.values()) count += calls.size;
-    return count;
-  }
 
   /**
-   * Cancels the in-flight requests with this id from this scope (`notifications/cancelled`): their
-   * signal fires, and no response is sent for them. Unknown ids are ignored, as the spec asks.
+   * Acts on `notifications/cancelled` (its `params`): the in-flight requests with that `requestId`
+   * from this scope have their signal fired, and no response is sent for them. Unknown or
+   * malformed ids are ignored, as the spec asks of notifications.
    */
-  cancel(requestId: unknown, scope = '', reason = 'Cancelled by the client'): void {
+  cancel(params: JsonObject | undefined, scope = ''): void {
+    const requestId = params?.requestId;
     if (typeof requestId !== 'string' && typeof requestId !== 'number') return;
+    const reason = typeof params?.reason === 'string' ? params.reason : 'Cancelled by the client';
     for (const call of this.inFlight.get(inFlightKey(scope, requestId)) ?? []) call.cancel(new Error(reason));
   }
 

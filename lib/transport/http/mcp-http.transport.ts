@@ -27,7 +27,6 @@ type BodyParserError = { type?: unknown } | undefined;
  */
 @Injectable()
 export class McpHttpTransport implements OnModuleInit, OnModuleDestroy {
-  private readonly origins: OriginPolicy;
   private draining = false;
   /** Requests being answered, listen streams excepted (they end at shutdown, not finish). */
   private serving = 0;
@@ -37,9 +36,8 @@ export class McpHttpTransport implements OnModuleInit, OnModuleDestroy {
     @Inject(MCP_SETTINGS) private readonly settings: McpSettings,
     private readonly adapterHost: HttpAdapterHost,
     private readonly registry: McpRegistry,
-  ) {
-    this.origins = new OriginPolicy(settings.allowedOrigins, settings.allowedHosts);
-  }
+    private readonly origins: OriginPolicy,
+  ) {}
 
   /**
    * The application's body parser runs before any route, so a malformed or oversized body on the
@@ -90,7 +88,7 @@ export class McpHttpTransport implements OnModuleInit, OnModuleDestroy {
         return writeError(res, incoming.error.httpStatus, incoming.error, incoming.id);
       case 'notification':
         if (incoming.method === 'notifications/cancelled') {
-          this.dispatcher.cancel(incoming.params?.requestId, cancellationScope(req), String(incoming.params?.reason ?? 'Cancelled by the client'));
+          this.dispatcher.cancel(incoming.params, cancellationScope(req));
         }
         res.statusCode = 202;
         res.end();

@@ -128,17 +128,10 @@ export class McpStdioTransport {
   }
 
   private handleNotification(method: string, params: JsonObject | undefined): void {
-    // Only cancellation means something to the server; other notifications need no action.
-    if (method !== 'notifications/cancelled') return;
-    const requestId = params?.requestId;
-    // Unknown, finished or malformed cancels are ignored (§12.1): a notification gets no error.
-    if (typeof requestId !== 'string' && typeof requestId !== 'number') return;
-    const key = keyOf(requestId);
-    const call = this.inFlight.get(key);
-    if (!call) return;
-    this.inFlight.delete(key);
-    // The dispatcher aborts the handler's signal on unsubscribe and emits nothing after it.
-    call.subscription?.unsubscribe();
+    // Only cancellation means something to the server; other notifications need no action. The
+    // dispatcher ignores unknown, finished or malformed ids (§12.1), aborts the handler's signal and
+    // completes the call without a response, so nothing more is written for it.
+    if (method === 'notifications/cancelled') this.dispatcher.cancel(params, STDIO_SCOPE);
   }
 
   private serve(request: JsonRpcRequest): void {
@@ -152,7 +145,7 @@ export class McpStdioTransport {
     const call: InFlight = { method: request.method, done };
     this.inFlight.set(key, call);
     call.subscription = this.dispatcher
-      // No header checks on stdio: all metadata is in `_meta`. Cancellation is by unsubscribing (below).
+      // No header checks on stdio: all metadata is in `_meta`. The scope lets notifications/cancelled find the call.
       .dispatch(request, { cancellationScope: STDIO_SCOPE })
       .pipe(
         finalize(() => {
