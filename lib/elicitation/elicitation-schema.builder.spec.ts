@@ -1,28 +1,18 @@
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from '@jest/globals';
-import { Ajv2020 } from 'ajv/dist/2020.js';
-import addFormatsModule from 'ajv-formats';
 import type { ElicitRequestFormParams } from '../protocol/wire.types.js';
 import { ElicitationSchemaBuilder } from './elicitation-schema.builder.js';
 import type { ElicitationRequestedSchema } from './elicitation-schema.types.js';
+import { defErrors } from '../../test/support/wire-schema.js';
 
-// The spec folder sits beside the repo (locally /work/shared, in CI a sibling checkout).
-const SPEC_SCHEMA_URL = new URL('../../../shared/spec/2026-07-28/schema.json', import.meta.url);
-const specSchema = JSON.parse(readFileSync(SPEC_SCHEMA_URL, 'utf8')) as object;
-
-const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (a: Ajv2020) => void;
-const specAjv = new Ajv2020({ strict: false, allErrors: true });
-addFormats(specAjv);
-specAjv.addSchema(specSchema, 'mcp-schema.json');
-const validateFormParams = specAjv.compile({ $ref: 'mcp-schema.json#/$defs/ElicitRequestFormParams' });
-const validatePrimitive = specAjv.compile({ $ref: 'mcp-schema.json#/$defs/PrimitiveSchemaDefinition' });
 
 /** Validates against the spec's own definition; returns ajv's error text so failures explain themselves. */
 function specErrors(requestedSchema: ElicitationRequestedSchema): string | null {
   const params: ElicitRequestFormParams = { mode: 'form', message: 'm', requestedSchema };
-  if (!validateFormParams(params)) return specAjv.errorsText(validateFormParams.errors);
+  const paramsErrors = defErrors(params, 'ElicitRequestFormParams');
+  if (paramsErrors) return paramsErrors;
   for (const [name, property] of Object.entries(requestedSchema.properties)) {
-    if (!validatePrimitive(property)) return `${name}: ${specAjv.errorsText(validatePrimitive.errors)}`;
+    const propertyErrors = defErrors(property, 'PrimitiveSchemaDefinition');
+    if (propertyErrors) return `${name}: ${propertyErrors}`;
   }
   return null;
 }

@@ -1,5 +1,5 @@
 /**
- * Literals the conformance suite compares (see /work/shared/conformance/fixtures.md §3). Kept in one
+ * Literals the conformance suite compares (its server scenarios check these exact values). Kept in one
  * place so the tools, prompts and resources agree on them.
  */
 

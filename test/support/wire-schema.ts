@@ -4,10 +4,10 @@ import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 
 /**
- * Validates what the server sends against the 2026-07-28 JSON Schema (shared/spec beside the repo).
- * Resolved relative to this file so CI, which clones the repo elsewhere, finds it too.
+ * Validates what the server sends against the 2026-07-28 JSON Schema, the spec's own data file kept in
+ * `test/spec/` (see the README there for its origin).
  */
-export const SCHEMA_URL = new URL('../../../shared/spec/2026-07-28/schema.json', import.meta.url);
+export const SCHEMA_URL = new URL('../spec/2026-07-28/schema.json', import.meta.url);
 
 type FormatsPlugin = typeof addFormatsModule.default;
 const addFormats: FormatsPlugin =
@@ -56,6 +56,12 @@ export function assertMatchesDef(value: unknown, def: string): void {
   if (!validate(value)) {
     throw new Error(`Not a valid ${def} per schema.json: ${describe(validate.errors)}\n${JSON.stringify(value)}`);
   }
+}
+
+/** ajv's error text when `value` does not validate against `$defs/<def>`, else null. */
+export function defErrors(value: unknown, def: string): string | null {
+  const validate = validatorFor(def);
+  return validate(value) ? null : describe(validate.errors);
 }
 
 /** True when `value` validates against `$defs/<def>`. */
