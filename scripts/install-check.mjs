@@ -13,7 +13,7 @@
 //
 // The last line is `install-check: N passed, M failed`; the exit code is 0 only when all passed.
 
-import { spawn, spawnSync } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -48,7 +48,7 @@ async function check(name, body) {
 
 // ------------------------------------------------------------------ the tarball
 function pack() {
-  // `npm pack` runs `prepare` (the build) first; its log precedes the JSON listing on stdout.
+  const manifestBefore = readFileSync(path.join(ROOT, 'package.json'), 'utf8');  // `npm pack` runs `prepare` (the build) first; its log precedes the JSON listing on stdout.
   const { stdout } = run('npm', ['pack', '--json', '--pack-destination', work], ROOT);
   const listing = JSON.parse(stdout.slice(stdout.search(/^\[/m)));
   const files = listing[0].files.map((file) => file.path);
@@ -62,7 +62,11 @@ function pack() {
     return !Array.isArray(map.sourcesContent) || map.sourcesContent.length !== map.sources.length;
   });
   if (sourceMapsPointingOut.length > 0) throw new Error(`source maps without their sources: ${sourceMapsPointingOut[0]} …`);
-  return path.join(work, listing[0].filename);
+  const tarball = path.join(work, listing[0].filename);
+  const packedManifest = JSON.parse(execFileSync('tar', ['-xOzf', tarball, 'package/package.json'], { encoding: 'utf8' }));
+  if (packedManifest.scripts !== undefined) throw new Error(`the packed package.json has scripts: ${Object.keys(packedManifest.scripts).join(', ')}`);
+  if (readFileSync(path.join(ROOT, 'package.json'), 'utf8') !== manifestBefore) throw new Error('postpack did not restore package.json');
+  return tarball;
 }
 
 // ------------------------------------------------------------------ the scratch apps
@@ -117,10 +121,14 @@ function writeApp(dir, kind, dependency) {
   writeFileSync(path.join(dir, 'src/main.ts'), APP_SOURCE);
 }
 
-function install(dir) {
+function install(dir, fromTarball) {
   const { output } = run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund'], dir);
-  const badEngine = output.split('\n').filter((line) => line.includes('EBADENGINE'));
+  const lines = output.split('\n');
+  const badEngine = lines.filter((line) => line.includes('EBADENGINE'));
   if (badEngine.length > 0) throw new Error(`npm install warned about engines:\n${badEngine.slice(0, 6).join('\n')}`);
+  // A git dependency runs `prepare` by design; a tarball must bring no install script at all.
+  const scriptWarnings = lines.filter((line) => line.includes('nest-mcp') && line.includes('install-scripts'));
+  if (fromTarball && scriptWarnings.length > 0) throw new Error(`npm install warned about scripts:\n${scriptWarnings.join('\n')}`);
   run(process.execPath, [TSC, '-p', 'tsconfig.json'], dir);
 }
 
@@ -168,7 +176,7 @@ async function bootAndCall(dir, kind) {
 
 async function main() {
   let tarball;
-  await check('npm pack carries dist/lib, LICENSE and self-contained source maps', () => { tarball = pack(); });
+  await check('npm pack carries dist/lib, LICENSE, self-contained source maps and no scripts', () => { tarball = pack(); });
   const sources = tarball ? [['tarball', `file:${tarball}`]] : [];
   if (!skipGit) sources.push(['git URL', `git+file://${ROOT}`]);
   for (const [label, dependency] of sources) {
@@ -176,7 +184,7 @@ async function main() {
       const dir = path.join(work, `${label.replace(/\W/g, '-')}-${kind}`);
       await check(`${kind} app, installed from the ${label}: types compile, boots, answers tools/call`, async () => {
         writeApp(dir, kind, dependency);
-        install(dir);
+        install(dir, label === 'tarball');
         await bootAndCall(dir, kind);
       });
     }
