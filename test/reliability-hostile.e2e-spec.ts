@@ -1,7 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import type { LoggerService } from '@nestjs/common';
 import { request as httpRequest } from 'node:http';
+import { connect } from 'node:net';
+import { gzipSync } from 'node:zlib';
+import { McpRegistry } from '../lib/index.js';
 import { rpc, standardHeaders, type Json } from './support/mcp-http.js';
-import { leaksInternals, startReliabilityApp, type ReliabilityApp } from './src/reliability-fixture.js';
+import { leaksInternals, run, startReliabilityApp, waitFor, type ReliabilityApp } from './src/reliability-fixture.js';
 
 const MAX_STATE_LENGTH = 4096;
 const MAX_INPUT_RESPONSES = 4;
@@ -56,6 +60,41 @@ function rawHttp(url: string, chunks: string[], headers: Record<string, string>)
   });
 }
 
+/** Keeps every server log line, so a test can assert that client-caused errors log no stack trace. */
+class CapturingLogger implements LoggerService {
+  lines: string[] = [];
+  private keep = (...parts: unknown[]) => {
+    this.lines.push(parts.map((part) => (part instanceof Error ? String(part.stack) : String(part))).join(' '));
+  };
+  log = this.keep;
+  error = this.keep;
+  warn = this.keep;
+  debug = this.keep;
+  verbose = this.keep;
+  fatal = this.keep;
+  /** Lines holding a stack frame (`\n    at …`). */
+  stacks(): string[] {
+    return this.lines.filter((line) => /\n\s+at /.test(line));
+  }
+}
+
+/** Sends raw bytes over a fresh socket and resolves with everything the server answered (until it closes). */
+function rawExchange(port: number, head: string, body: Buffer | string = ''): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1');
+    const parts: Buffer[] = [];
+    socket.on('data', (chunk) => {
+      parts.push(chunk);
+      // A 100 Continue would be followed by a wait for the body: stop there.
+      if (Buffer.concat(parts).toString('latin1').startsWith('HTTP/1.1 100')) socket.destroy();
+    });
+    socket.on('error', (error: NodeJS.ErrnoException) => (error.code === 'ECONNRESET' || error.code === 'EPIPE' ? undefined : reject(error)));
+    socket.on('close', () => resolve(Buffer.concat(parts).toString('latin1')));
+    socket.write(head);
+    if (body.length > 0) socket.write(body);
+  });
+}
+
 function expectError(reply: Raw, status: number, code: number, id?: string | number): void {
   expect({ status: reply.status, code: reply.json?.error?.code }).toEqual({ status, code });
   expect(reply.headers.get('content-type')).toMatch(/^application\/json/);
@@ -77,13 +116,15 @@ describe('hostile input over real HTTP (e2e)', () => {
   let started: ReliabilityApp;
   let url: string;
   let echoes = 0;
+  const logger = new CapturingLogger();
 
-  /** After every case: a normal tools/call still succeeds. */
+  /** After every case: a normal tools/call still succeeds, and nothing the client caused logged a stack trace. */
   async function stillServes(): Promise<void> {
     const message = `still here ${++echoes}`;
     const reply = await send(url, toolCall('echo', { message }));
     expect(reply.status).toBe(200);
     expect(reply.json.result.content).toEqual([{ type: 'text', text: message }]);
+    expect(logger.stacks()).toEqual([]);
   }
 
   async function roundOne(userId: string): Promise<string> {
@@ -96,7 +137,7 @@ describe('hostile input over real HTTP (e2e)', () => {
   const PLAN = { 'elicitation-1': { action: 'accept', content: { plan: 'pro' } } };
 
   beforeAll(async () => {
-    started = await startReliabilityApp({ mrtr: { maxStateLength: MAX_STATE_LENGTH, maxInputResponses: MAX_INPUT_RESPONSES } });
+    started = await startReliabilityApp({ mrtr: { maxStateLength: MAX_STATE_LENGTH, maxInputResponses: MAX_INPUT_RESPONSES }, logger });
     url = started.url;
   });
 
@@ -131,17 +172,14 @@ describe('hostile input over real HTTP (e2e)', () => {
       await stillServes();
     });
 
-    // express's strict JSON parser refuses top-level scalars as a parse error; either code is a fair answer.
+    // Valid JSON that is not an object is a parsable message that is not a request: -32600, not -32700.
     it.each([
       ['a JSON string', '"tools/list"'],
       ['JSON null', 'null'],
       ['a number', '42'],
       ['true', 'true'],
-    ])('%s as the body → HTTP 400 / -32600 or -32700', async (_name, raw) => {
-      const reply = await send(url, undefined, { raw, headersFrom: rpc('tools/list') });
-      expect(reply.status).toBe(400);
-      expect([-32600, -32700]).toContain(reply.json.error.code);
-      expect(leaksInternals(reply.text)).toBeUndefined();
+    ])('%s as the body → HTTP 400 / -32600', async (_name, raw) => {
+      expectError(await send(url, undefined, { raw, headersFrom: rpc('tools/list') }), 400, -32600);
       await stillServes();
     });
 
@@ -168,6 +206,8 @@ describe('hostile input over real HTTP (e2e)', () => {
       expect(reply.json.result.isError).toBe(true);
       expect(leaksInternals(reply.text)).toBeUndefined();
       expect(reply.text).not.toMatch(/reliability-fixture\.|TypeError: /);
+      // A fault in the tool is the server's, not the client's: its full log entry is wanted.
+      logger.lines = [];
       await stillServes();
     });
 
@@ -297,6 +337,198 @@ describe('hostile input over real HTTP (e2e)', () => {
     });
   });
 
+  describe('the HTTP edge', () => {
+    const cancelsForSmallIds = async () => {
+      for (let requestId = 0; requestId <= 20; requestId++) {
+        const body = { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId, reason: 'not yours' } };
+        expect((await send(url, body)).status).toBe(202);
+      }
+    };
+
+    it("notifications/cancelled from another connection does not touch a victim's tools/call (202, the victim gets its result)", async () => {
+      const tag = 'victim-call';
+      const pending = send(url, toolCall('slow', { tag, ms: 1500 }, {}, 7));
+      expect(await waitFor(() => run(tag).entered)).toBe(true);
+      await cancelsForSmallIds();
+      const reply = await pending;
+      expect(reply.status).toBe(200);
+      expect(reply.json).toMatchObject({ id: 7, result: { content: [{ type: 'text', text: `slow ${tag} done` }] } });
+      expect(run(tag).aborted).toBe(false);
+      await stillServes();
+    });
+
+    it("notifications/cancelled from another connection does not end a victim's subscriptions/listen stream", async () => {
+      const body = rpc('subscriptions/listen', { notifications: { toolsListChanged: true } }, { id: 5 });
+      const closing = new AbortController();
+      const response = await fetch(url, { method: 'POST', headers: standardHeaders(body), body: JSON.stringify(body), signal: closing.signal });
+      const reader = response.body!.getReader();
+      const decoder = new TextDecoder();
+      let buffered = '';
+      /** The next SSE event's data (keep-alive comments skipped), or undefined once the stream ended. */
+      const nextEvent = async (): Promise<Json> => {
+        for (;;) {
+          const end = buffered.indexOf('\n\n');
+          if (end !== -1) {
+            const event = buffered.slice(0, end);
+            buffered = buffered.slice(end + 2);
+            const data = event.split('\n').find((line) => line.startsWith('data: '));
+            if (data) return JSON.parse(data.slice(6));
+            continue;
+          }
+          const { value, done } = await reader.read();
+          if (done) return undefined;
+          buffered += decoder.decode(value, { stream: true });
+        }
+      };
+      expect((await nextEvent())?.method).toBe('notifications/subscriptions/acknowledged');
+      await cancelsForSmallIds();
+      started.app.get(McpRegistry).addTool({ name: 'added-after-cancels', description: 'proves the listen stream is alive' }, () => 'ok');
+      expect((await nextEvent())?.method).toBe('notifications/tools/list_changed');
+      closing.abort();
+      await stillServes();
+    });
+
+    it.each(['constructor', 'toString', '__proto__', 'hasOwnProperty', 'valueOf', 'isPrototypeOf', 'toLocaleString', '__defineGetter__'])(
+      'method %s (an Object.prototype name) → 404 / -32601',
+      async (method) => {
+        const reply = await send(url, rpc(method, {}, { id: `m-${method}` }));
+        expectError(reply, 404, -32601, `m-${method}`);
+        expect(reply.text).not.toMatch(/native code|function/);
+        await stillServes();
+      },
+    );
+
+    it.each([
+      ['1e400', '1e400'],
+      ['-1e400', '-1e400'],
+      ['18446744073709551617', '18446744073709551617'],
+      ['2^53 + 1', '9007199254740993'],
+    ])('id %s (not exactly a JSON number) → 400 / -32600 without an id', async (_name, id) => {
+      const raw = JSON.stringify(rpc('tools/list', {}, { id: 'ID' })).replace('"ID"', id);
+      const reply = await send(url, undefined, { raw, headersFrom: rpc('tools/list') });
+      expectError(reply, 400, -32600);
+      await stillServes();
+    });
+
+    it.each([
+      ['charset=latin9', 'application/json; charset=latin9', 415, -32600],
+      ['charset=utf-16', 'application/json; charset=utf-16', 415, -32600],
+    ])('Content-Type with %s (%s) → HTTP %d / %d', async (_name, contentType, status, code) => {
+      expectError(await send(url, toolCall('echo', { message: 'cs' }), { headers: { 'content-type': contentType } }), status, code);
+      await stillServes();
+    });
+
+    it('Content-Type with charset=UTF-8 is served', async () => {
+      const reply = await send(url, toolCall('echo', { message: 'utf8' }), { headers: { 'content-type': 'application/json; charset="UTF-8"' } });
+      expect(reply.json.result.content).toEqual([{ type: 'text', text: 'utf8' }]);
+    });
+
+    it.each([
+      ['broken gzip', 'gzip', 400, -32700],
+      ['broken br', 'br', 400, -32700],
+      ['an unknown encoding', 'compress', 415, -32600],
+    ])('a body with %s Content-Encoding (%s) → HTTP %d / %d', async (_name, encoding, status, code) => {
+      const reply = await send(url, undefined, { raw: 'not compressed at all', headersFrom: rpc('tools/list'), headers: { 'content-encoding': encoding } });
+      expectError(reply, status, code);
+      await stillServes();
+    });
+
+    it('a gzip body is still served', async () => {
+      const body = toolCall('echo', { message: 'zipped' });
+      const headers = { ...standardHeaders(body), 'content-encoding': 'gzip' };
+      const response = await fetch(url, { method: 'POST', headers, body: gzipSync(JSON.stringify(body)) });
+      expect(((await response.json()) as Json).result.content).toEqual([{ type: 'text', text: 'zipped' }]);
+    });
+
+    it.each(['PUT', 'PATCH', 'OPTIONS'])('%s → 405 / -32600 with Allow: POST', async (method) => {
+      const reply = await send(url, undefined, { method });
+      expectError(reply, 405, -32600);
+      expect(reply.headers.get('allow')).toBe('POST');
+      await stillServes();
+    });
+
+    it('a foreign Origin is refused (403) before a malformed, oversized or deep body is read', async () => {
+      const origin = { origin: 'https://evil.example' };
+      expectError(await send(url, undefined, { raw: '{"jsonrpc":', headersFrom: rpc('tools/list'), headers: origin }), 403, -32600);
+      expectError(await send(url, toolCall('echo', { message: 'x'.repeat(1_100_000) }), { headers: origin }), 403, -32600);
+      const deep = '{"x":' + '['.repeat(20_000) + ']'.repeat(20_000) + '}';
+      expectError(await rawHttp(url, [deep.slice(0, 10_000), deep.slice(10_000)], { ...standardHeaders(rpc('tools/list')), ...origin }), 403, -32600);
+      await stillServes();
+    });
+
+    it('a chunked body nested 20 000 deep → 400 / -32600 (no 500, no stack in the log)', async () => {
+      const raw = '{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"x":' + '['.repeat(20_000) + ']'.repeat(20_000) + '}}';
+      expectError(await rawHttp(url, [raw.slice(0, 10_000), raw.slice(10_000)], standardHeaders(rpc('tools/list'))), 400, -32600);
+      await stillServes();
+    });
+
+    it('an oversized chunked upload is answered 413 (Connection: close) without reading it to the end', async () => {
+      const total = 48 * 1024 * 1024;
+      const reply = await new Promise<{ status: number; connection?: string; text: string; written: number }>((resolve, reject) => {
+        let written = 0;
+        let answered = false;
+        const req = httpRequest(url, { method: 'POST', headers: { ...standardHeaders(rpc('tools/list')), 'transfer-encoding': 'chunked' } }, (res) => {
+          answered = true;
+          const parts: Buffer[] = [];
+          res.on('data', (chunk: Buffer) => parts.push(chunk));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, connection: res.headers.connection, text: Buffer.concat(parts).toString(), written }));
+        });
+        req.on('error', (error) => (answered ? undefined : reject(error)));
+        const chunk = Buffer.alloc(64 * 1024, 'a');
+        const pump = () => {
+          while (!answered && written < total) {
+            written += chunk.length;
+            if (!req.write(chunk)) return void req.once('drain', pump);
+          }
+          if (!answered) req.end();
+        };
+        req.write('{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"x":"');
+        pump();
+      });
+      expect({ status: reply.status, code: JSON.parse(reply.text).error.code, connection: reply.connection }).toEqual({ status: 413, code: -32600, connection: 'close' });
+      expect(reply.written).toBeLessThan(total);
+      await stillServes();
+    });
+
+    it('Expect: 100-continue with a Content-Length over the limit → 413 at once, no 100 Continue', async () => {
+      const head = [
+        'POST /mcp HTTP/1.1',
+        `Host: 127.0.0.1:${started.port}`,
+        ...Object.entries(standardHeaders(rpc('tools/list'))).map(([name, value]) => `${name}: ${value}`),
+        'Content-Length: 50000000',
+        'Expect: 100-continue',
+        '',
+        '',
+      ].join('\r\n');
+      const answer = await rawExchange(started.port, head);
+      expect(answer).not.toMatch(/^HTTP\/1\.1 100/);
+      expect(answer).toMatch(/^HTTP\/1\.1 413 /);
+      expect(answer).toMatch(/\r\nconnection: close\r\n/i);
+      expect(JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4)).error.code).toBe(-32600);
+      await stillServes();
+    });
+
+    it('Expect: 100-continue on an acceptable request gets 100 Continue, then its answer', async () => {
+      const body = toolCall('echo', { message: 'continued' });
+      const payload = JSON.stringify(body);
+      const text = await new Promise<string>((resolve, reject) => {
+        const req = httpRequest(url, { method: 'POST', headers: { ...standardHeaders(body), expect: '100-continue', 'content-length': String(Buffer.byteLength(payload)) } }, (res) => {
+          const parts: Buffer[] = [];
+          res.on('data', (chunk: Buffer) => parts.push(chunk));
+          res.on('end', () => resolve(Buffer.concat(parts).toString()));
+        });
+        req.on('error', reject);
+        req.on('continue', () => req.end(payload));
+      });
+      expect(JSON.parse(text).result.content).toEqual([{ type: 'text', text: 'continued' }]);
+    });
+
+    it('the HTTP server has request and header timeouts well under Node’s 300 s default', () => {
+      const server = started.app.getHttpServer();
+      expect({ requestTimeout: server.requestTimeout, headersTimeout: server.headersTimeout }).toEqual({ requestTimeout: 30_000, headersTimeout: 10_000 });
+    });
+  });
+
   describe('requestState tokens', () => {
     it('a tampered token (one character changed) → -32602', async () => {
       const token = await roundOne('u-tamper');
@@ -384,9 +616,10 @@ describe("hostile input with Nest's default 100 kb JSON parser (e2e)", () => {
     await started?.app.close();
   });
 
-  it('a 200 kB body → 413 / -32600 as JSON-RPC (the body-parser error is mapped), then a normal call works', async () => {
-    const body = toolCall('echo', { message: 'v'.repeat(200_000) });
-    expectError(await send(started.url, body), 413, -32600);
+  it("the endpoint reads its own body: a 200 kB body is served (module limit, not express's 100 kb), 1.1 MB → 413 / -32600", async () => {
+    const served = await send(started.url, toolCall('echo', { message: 'v'.repeat(200_000) }));
+    expect(served.json.result.content[0].text).toHaveLength(200_000);
+    expectError(await send(started.url, toolCall('echo', { message: 'v'.repeat(1_100_000) })), 413, -32600);
     const reply = await send(started.url, toolCall('echo', { message: 'ok' }));
     expect(reply.json.result.content).toEqual([{ type: 'text', text: 'ok' }]);
   });

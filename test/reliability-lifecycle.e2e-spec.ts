@@ -113,26 +113,23 @@ describe('disconnect, timeout and cancellation (e2e)', () => {
     return fetch(url, { method: 'POST', headers, body: JSON.stringify(body) });
   }
 
-  it('(c) notifications/cancelled for an in-flight JSON call → 204, no response, the tool saw the abort', async () => {
+  // On HTTP, closing the response stream is the cancel signal (2026-07-28); notifications/cancelled
+  // is acknowledged and acts on nothing, since any client could send one for any id.
+  it('(c) notifications/cancelled for an in-flight JSON call → 202, and the call still gets its result', async () => {
     const tag = 'cancel-json';
     const id = `cancel-json-${Date.now()}`;
-    const pending = start(started.url, callBody('slow', { tag, ms: 3000 }, { id }));
+    const pending = start(started.url, callBody('slow', { tag, ms: 300 }, { id }));
     expect(await waitFor(() => run(tag).entered)).toBe(true);
-    const ack = await cancel(started.url, id);
-    expect(ack.status).toBe(202);
-    const response = await pending;
-    const text = await response.text();
-    expect(response.status).toBe(204);
-    expect(text).toBe('');
-    expect(await waitFor(() => run(tag).finished)).toBe(true);
-    expect(run(tag).aborted).toBe(true);
-    expect(run(tag).abortReason).toMatch(/the user pressed stop/);
+    expect((await cancel(started.url, id)).status).toBe(202);
+    const reply = (await (await pending).json()) as Json;
+    expect(reply).toMatchObject({ id, result: { content: [{ type: 'text', text: `slow ${tag} done` }] } });
+    expect(run(tag).aborted).toBe(false);
   });
 
-  it('(c) notifications/cancelled for an in-flight SSE call → the stream ends with no final response and nothing after', async () => {
+  it('(c) notifications/cancelled for an in-flight SSE call → 202, and the stream runs to its final response', async () => {
     const tag = 'cancel-sse';
     const id = 777_001;
-    const response = await start(started.url, callBody('drip', { tag, steps: 100, gapMs: 40 }, { id, progressToken: 'p-cancel' }));
+    const response = await start(started.url, callBody('drip', { tag, steps: 4, gapMs: 20 }, { id, progressToken: 'p-cancel' }));
     let seen = 0;
     let cancelled: Promise<Response> | undefined;
     const text = await readEvents(response, () => {
@@ -140,13 +137,8 @@ describe('disconnect, timeout and cancellation (e2e)', () => {
     });
     expect((await cancelled!).status).toBe(202);
     const messages = parseSse(text);
-    expect(messages.length).toBeGreaterThanOrEqual(2);
-    expect(messages.every((message) => message.method === 'notifications/progress' && !('id' in message))).toBe(true);
-    expect(text).not.toMatch(/after abort/);
-    expect(await waitFor(() => run(tag).finished)).toBe(true);
-    expect(run(tag).aborted).toBe(true);
-    // The careless emit after the abort really happened in the tool, and did not reach the wire.
-    expect(run(tag).emittedAfterAbort).toBe(1);
+    expect(messages.at(-1)).toMatchObject({ id, result: { content: [{ type: 'text', text: `drip ${tag} done` }] } });
+    expect(run(tag).aborted).toBe(false);
   });
 
   it('(c) a cancellation for an unknown or finished id is ignored (202) and harms nothing', async () => {
@@ -158,12 +150,14 @@ describe('disconnect, timeout and cancellation (e2e)', () => {
     expect(again.result.content[0].text).toBe('still');
   });
 
-  it('(c) only the cancelled request stops: a concurrent one with another id completes', async () => {
+  it('(c) closing one response stream stops only that call: a concurrent one completes', async () => {
+    const closing = new AbortController();
     const keep = start(started.url, callBody('slow', { tag: 'keep', ms: 300 }, { id: 'keep-me' }));
-    const drop = start(started.url, callBody('slow', { tag: 'drop', ms: 3000 }, { id: 'drop-me' }));
+    const drop = start(started.url, callBody('slow', { tag: 'drop', ms: 3000 }, { id: 'drop-me' }), closing.signal).catch(() => undefined);
     expect(await waitFor(() => run('keep').entered && run('drop').entered)).toBe(true);
-    await cancel(started.url, 'drop-me');
-    expect((await drop).status).toBe(204);
+    closing.abort();
+    await drop;
+    expect(await waitFor(() => run('drop').aborted)).toBe(true);
     const kept = (await (await keep).json()) as Json;
     expect(kept).toMatchObject({ id: 'keep-me', result: { content: [{ type: 'text', text: 'slow keep done' }] } });
     expect(run('keep').aborted).toBe(false);

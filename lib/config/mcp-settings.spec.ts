@@ -31,6 +31,13 @@ describe('resolveMcpSettings', () => {
     expect(settings.mrtr.ttlMs).toBe(60_000);
   });
 
+  it('sets the HTTP server timeouts: 30 s for a request, 10 s for its headers, configurable', () => {
+    expect(resolveMcpSettings().limits).toMatchObject({ requestTimeoutMs: 30_000, headersTimeoutMs: 10_000 });
+    const configured = resolveMcpSettings({}, config({ MOCAPI_LIMITS_REQUEST_TIMEOUT: 'PT1M', 'mocapi.limits.headers-timeout': 'PT5S' }));
+    expect(configured.limits).toMatchObject({ requestTimeoutMs: 60_000, headersTimeoutMs: 5_000 });
+    expect(() => resolveMcpSettings({ limits: { requestTimeout: 'PT5S', headersTimeout: 'PT6S' } })).toThrow(/headers-timeout/);
+  });
+
   it('fails clearly on bad values', () => {
     expect(() => resolveMcpSettings({ mrtr: { ttl: 'five minutes' } })).toThrow(/mocapi\.mrtr\.ttl/);
     expect(() => resolveMcpSettings({ pageSize: 0 })).toThrow(/mocapi\.page-size/);

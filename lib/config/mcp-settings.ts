@@ -14,7 +14,15 @@ export interface McpSettings {
   allowedHosts: readonly string[] | undefined;
   pageSize: number;
   mrtr: { secret: string | undefined; ttlMs: number; ttl: string; maxStateLength: number; maxInputResponses: number };
-  limits: { maxBodyBytes: number; maxJsonDepth: number; callTimeoutMs: number | undefined; shutdownTimeoutMs: number };
+  limits: {
+    maxBodyBytes: number;
+    maxJsonDepth: number;
+    callTimeoutMs: number | undefined;
+    shutdownTimeoutMs: number;
+    /** Node's `server.requestTimeout` / `server.headersTimeout`: they apply to the whole HTTP server. */
+    requestTimeoutMs: number;
+    headersTimeoutMs: number;
+  };
   cache: { ttlMs: number; cacheScope: CacheScope };
 }
 
@@ -65,6 +73,11 @@ export function resolveMcpSettings(options: McpModuleOptions = {}, config?: Conf
   const ttlMs = duration('mocapi.mrtr.ttl', ttl);
   const callTimeout = options.limits?.callTimeout ?? read('mocapi.limits.call-timeout');
   const shutdownTimeout = options.limits?.shutdownTimeout ?? read('mocapi.limits.shutdown-timeout') ?? 'PT10S';
+  const requestTimeoutMs = duration('mocapi.limits.request-timeout', options.limits?.requestTimeout ?? read('mocapi.limits.request-timeout') ?? 'PT30S');
+  const headersTimeoutMs = duration('mocapi.limits.headers-timeout', options.limits?.headersTimeout ?? read('mocapi.limits.headers-timeout') ?? 'PT10S');
+  if (headersTimeoutMs > requestTimeoutMs) {
+    throw new Error('mocapi.limits.headers-timeout must not be longer than mocapi.limits.request-timeout');
+  }
   const cacheScope = (options.cache?.cacheScope ?? read('mocapi.cache.scope') ?? 'private') as CacheScope;
   if (cacheScope !== 'public' && cacheScope !== 'private') {
     throw new Error(`mocapi.cache.scope must be "public" or "private"; got "${cacheScope}"`);
@@ -97,6 +110,8 @@ export function resolveMcpSettings(options: McpModuleOptions = {}, config?: Conf
       maxJsonDepth: positiveInteger(options.limits?.maxJsonDepth ?? read('mocapi.limits.max-json-depth'), 'mocapi.limits.max-json-depth', 64),
       callTimeoutMs: callTimeout === undefined ? undefined : duration('mocapi.limits.call-timeout', callTimeout),
       shutdownTimeoutMs: duration('mocapi.limits.shutdown-timeout', shutdownTimeout),
+      requestTimeoutMs,
+      headersTimeoutMs,
     },
     cache: {
       ttlMs: positiveInteger(options.cache?.ttlMs ?? read('mocapi.cache.ttl-ms'), 'mocapi.cache.ttl-ms', 0, true),

@@ -52,6 +52,14 @@ export interface McpModuleOptions {
     callTimeout?: string;
     /** How long shutdown waits for in-flight calls (ISO-8601). Config: `mocapi.limits.shutdown-timeout`. Default `PT10S`. */
     shutdownTimeout?: string;
+    /**
+     * Longest a client may take to send a whole request (headers and body; ISO-8601), then 408 and
+     * the socket closes. Sets Node's `server.requestTimeout`, so it applies to every route of the
+     * HTTP server. Config: `mocapi.limits.request-timeout`. Default `PT30S`.
+     */
+    requestTimeout?: string;
+    /** Longest a client may take to send the request headers (ISO-8601); Node's `server.headersTimeout`, server-wide. Config: `mocapi.limits.headers-timeout`. Default `PT10S`. */
+    headersTimeout?: string;
   };
   /** Caching hints (SEP-2549) on list and read results. */
   cache?: {

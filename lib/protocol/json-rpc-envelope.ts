@@ -12,12 +12,13 @@ export type IncomingJsonRpc =
 
 /**
  * The JSON-RPC envelope rules both transports share: one object (no batches), `jsonrpc: "2.0"`,
- * a string `method`, object `params`, and a string or number `id` (none for a notification).
+ * a string `method`, object `params`, and a string or number `id` (none for a notification); a
+ * numeric id must be one JSON numbers carry exactly (finite; an integer no larger than 2^53 - 1).
  */
 export function classifyMessage(body: unknown): IncomingJsonRpc {
   if (Array.isArray(body)) return { kind: 'invalid', error: new InvalidRequestError('Invalid Request: JSON-RPC batches are not supported') };
   if (!isPlainObject(body)) return { kind: 'invalid', error: new InvalidRequestError('Invalid Request: the message must be a JSON-RPC object') };
-  const id = typeof body.id === 'string' || typeof body.id === 'number' ? body.id : undefined;
+  const id = typeof body.id === 'string' || (typeof body.id === 'number' && exactNumber(body.id)) ? body.id : undefined;
   if (body.jsonrpc !== '2.0') return { kind: 'invalid', error: new InvalidRequestError('Invalid Request: "jsonrpc" must be "2.0"'), id };
   if (typeof body.method !== 'string') {
     if ('result' in body || 'error' in body) return { kind: 'response', id };
@@ -28,6 +29,14 @@ export function classifyMessage(body: unknown): IncomingJsonRpc {
   }
   const params = body.params as JsonObject | undefined;
   if (!('id' in body)) return { kind: 'notification', method: body.method, params };
+  if (typeof body.id === 'number' && id === undefined) {
+    return { kind: 'invalid', error: new InvalidRequestError('Invalid Request: a numeric "id" must be finite, and an integer id at most 2^53 - 1') };
+  }
   if (id === undefined) return { kind: 'invalid', error: new InvalidRequestError('Invalid Request: "id" must be a string or a number') };
   return { kind: 'request', request: { jsonrpc: '2.0', id, method: body.method, params } };
+}
+
+/** A parsed id that the JSON text carried exactly: `1e400` became Infinity, `2^64 + 1` lost its last digits. */
+function exactNumber(id: number): boolean {
+  return Number.isFinite(id) && (!Number.isInteger(id) || Number.isSafeInteger(id));
 }

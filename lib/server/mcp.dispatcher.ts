@@ -36,8 +36,9 @@ export interface TransportFacts {
   validate?(request: JsonRpcRequest, meta: RequestMeta): void;
   httpRequest?: unknown;
   /**
-   * Who may cancel this request with `notifications/cancelled`: request ids are only unique per
-   * client, so a cancellation applies to requests from the same origin (e.g. the remote address).
+   * Lets `notifications/cancelled` with this scope cancel the request (stdio: one peer per pipe).
+   * Without it the request cannot be cancelled by a notification: on HTTP any client could send one,
+   * and closing the response stream is the cancel signal there.
    */
   cancellationScope?: string;
 }
@@ -151,8 +152,10 @@ export class McpDispatcher {
         },
       };
       const calls = this.inFlight.get(key) ?? new Set<InFlight>();
-      calls.add(entry);
-      this.inFlight.set(key, calls);
+      if (transport.cancellationScope !== undefined) {
+        calls.add(entry);
+        this.inFlight.set(key, calls);
+      }
       const forget = () => {
         calls.delete(entry);
         if (calls.size === 0 && this.inFlight.get(key) === calls) this.inFlight.delete(key);

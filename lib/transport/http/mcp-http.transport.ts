@@ -1,24 +1,22 @@
 import { Inject, Injectable, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Subscription } from 'rxjs';
 import { MCP_SETTINGS } from '../../mcp.constants.js';
 import type { McpSettings } from '../../config/mcp-settings.js';
 import { McpDispatcher, type OutboundMessage } from '../../server/mcp.dispatcher.js';
-import { InvalidRequestError, McpError, ParseError } from '../../protocol/mcp.error.js';
+import { InvalidRequestError, McpError } from '../../protocol/mcp.error.js';
 import { classifyMessage, type IncomingJsonRpc } from '../../protocol/json-rpc-envelope.js';
 import type { JsonRpcMessage, JsonRpcRequest, RequestId } from '../../protocol/wire.types.js';
 import type { RequestMeta } from '../../protocol/request-meta.js';
 import { OriginPolicy } from './origin.policy.js';
 import { validateParamHeaders, validateStandardHeaders } from './request-headers.js';
+import { deferContinue, expectsContinue, placeAheadOfBodyParsers, readJsonBody, refusalBeforeBody } from './request-body.js';
 import { McpRegistry } from '../../discovery/mcp.registry.js';
 
 export type HttpRequest = IncomingMessage & { body?: unknown };
 
 const KEEP_ALIVE_MS = 15_000;
-
-/** The errors express's body parsers raise carry a `type`. */
-type BodyParserError = { type?: unknown } | undefined;
 
 /**
  * The Streamable HTTP edge (2026-07-28): checks origin, `Accept`, content type and the JSON-RPC
@@ -40,56 +38,54 @@ export class McpHttpTransport implements OnModuleInit, OnModuleDestroy {
   ) {}
 
   /**
-   * The application's body parser runs before any route, so a malformed or oversized body on the
-   * MCP endpoint would get Nest's generic answer. This error middleware, added before Nest's own
-   * exception handler, answers it as JSON-RPC instead (-32700 / 413).
+   * Puts the endpoint's checks and body reading ahead of the application's body parsers, so Origin,
+   * Host, media type and size are judged before a byte of the body is read, and a body is read only
+   * up to `limits.maxBodyBytes`. Sets the server's request and header timeouts too.
    */
   onModuleInit(): void {
     const adapter = this.adapterHost?.httpAdapter;
     if (!adapter || adapter.getType() !== 'express') return;
-    const endpoint = this.settings.endpoint;
-    adapter.use((error: BodyParserError, req: HttpRequest, res: ServerResponse, next: (error?: unknown) => void) => {
-      const path = (req.url ?? '').split('?')[0];
-      if (req.method !== 'POST' || !path.endsWith(endpoint) || typeof error?.type !== 'string') return next(error);
-      if (error.type === 'entity.parse.failed') return writeError(res, 400, new ParseError());
-      if (error.type === 'entity.too.large') {
-        return writeError(res, 413, new InvalidRequestError('Payload Too Large: the request body exceeds the size limit'));
-      }
-      return next(error);
+    const { requestTimeoutMs, headersTimeoutMs } = this.settings.limits;
+    const server = adapter.getHttpServer() as Server | undefined;
+    if (server) {
+      server.requestTimeout = requestTimeoutMs;
+      server.headersTimeout = headersTimeoutMs;
+      deferContinue(server, (req) => this.isEndpoint(req));
+    }
+    placeAheadOfBodyParsers(adapter.getInstance(), (req, res, next) => {
+      if (req.method !== 'POST' || !this.isEndpoint(req)) return next();
+      void this.readBody(req, res).then((read) => read && next(), next);
     });
   }
 
-  handlePost(req: HttpRequest, res: ServerResponse): void {
-    if (!this.origins.isAllowed(header(req, 'origin'), header(req, 'host'))) {
-      return writeError(res, 403, new InvalidRequestError('Forbidden: this Origin is not allowed to call the MCP endpoint'));
-    }
-    if (!acceptsBoth(header(req, 'accept'))) {
-      return writeError(res, 406, new InvalidRequestError('Not Acceptable: the Accept header must offer application/json and text/event-stream'));
-    }
-    const contentType = header(req, 'content-type')?.split(';')[0].trim().toLowerCase();
-    if (contentType !== 'application/json') {
-      return writeError(res, 415, new InvalidRequestError('Unsupported Media Type: the body must be application/json'));
-    }
+  private isEndpoint(req: IncomingMessage): boolean {
+    return (req.url ?? '').split('?')[0].endsWith(this.settings.endpoint);
+  }
+
+  /** Sets `req.body` (so the application's parsers skip it) and returns true, or answers the refusal. */
+  private async readBody(req: HttpRequest, res: ServerResponse): Promise<boolean> {
     const { maxBodyBytes, maxJsonDepth } = this.settings.limits;
-    // A chunked body has no Content-Length: measure what was parsed instead (rare, so the cost is fine).
-    const declared = header(req, 'content-length');
-    const size = declared !== undefined ? Number(declared) : req.body === undefined ? 0 : Buffer.byteLength(JSON.stringify(req.body));
-    if (size > maxBodyBytes) {
-      return writeError(res, 413, new InvalidRequestError(`Payload Too Large: the body exceeds ${maxBodyBytes} bytes`));
+    const refusal = refusalBeforeBody(req, this.origins, maxBodyBytes);
+    if (!refusal && expectsContinue(req)) res.writeContinue();
+    const read = refusal ?? (await readJsonBody(req, { maxBodyBytes, maxJsonDepth }));
+    if ('body' in read) {
+      req.body = read.body;
+      return true;
     }
-    // A body of n bytes cannot nest deeper than n/2 levels: short bodies need no walk.
-    const length = Number(header(req, 'content-length') ?? Infinity);
-    if (length > maxJsonDepth * 2 && exceedsDepth(req.body, maxJsonDepth)) {
-      return writeError(res, 400, new InvalidRequestError(`Invalid Request: the body is nested deeper than ${maxJsonDepth} levels`));
-    }
+    // Closing the connection is what stops Node from reading the rest of an unread body.
+    if (!req.complete) res.setHeader('Connection', 'close');
+    writeError(res, read.status, read.error);
+    return false;
+  }
+
+  handlePost(req: HttpRequest, res: ServerResponse): void {
     const incoming = classify(req.body);
     switch (incoming.kind) {
       case 'invalid':
         return writeError(res, incoming.error.httpStatus, incoming.error, incoming.id);
       case 'notification':
-        if (incoming.method === 'notifications/cancelled') {
-          this.dispatcher.cancel(incoming.params, cancellationScope(req));
-        }
+        // Nothing to act on: on HTTP, closing the response stream is what cancels a request, so a
+        // notifications/cancelled from anyone cannot touch another client's call.
         res.statusCode = 202;
         res.end();
         return;
@@ -112,7 +108,7 @@ export class McpHttpTransport implements OnModuleInit, OnModuleDestroy {
     while (this.serving > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
   }
 
-  /** GET and DELETE are not part of 2026-07-28 (no standalone stream, no sessions). */
+  /** Only POST is part of 2026-07-28 (no standalone GET stream, no sessions to DELETE). */
   handleOtherMethod(res: ServerResponse): void {
     res.setHeader('Allow', 'POST');
     writeError(res, 405, new InvalidRequestError('Method Not Allowed: the MCP endpoint accepts POST only'));
@@ -146,12 +142,11 @@ export class McpHttpTransport implements OnModuleInit, OnModuleDestroy {
       .dispatch(request, {
         validate: (body, meta) => this.validateHeaders(req, body, meta),
         httpRequest: req,
-        cancellationScope: cancellationScope(req),
       })
       .subscribe({
         complete: () => {
           finish();
-          // Cancelled (notifications/cancelled): nothing more is sent for this request.
+          // Completed without a response (the call was cancelled): nothing more is sent.
           if (!res.writableEnded) {
             if (!res.headersSent) res.statusCode = 204;
             res.end();
@@ -183,37 +178,6 @@ export class McpHttpTransport implements OnModuleInit, OnModuleDestroy {
         },
       });
   }
-}
-
-/** Cancellations apply to requests from the same peer: JSON-RPC ids are only unique per client. */
-function cancellationScope(req: IncomingMessage): string {
-  return req.socket?.remoteAddress ?? '';
-}
-
-/** True when `value` nests deeper than `max` (iterative, so hostile input cannot overflow the stack). */
-function exceedsDepth(value: unknown, max: number): boolean {
-  const stack: Array<[unknown, number]> = [[value, 1]];
-  while (stack.length > 0) {
-    const [item, depth] = stack.pop()!;
-    if (typeof item !== 'object' || item === null) continue;
-    if (depth > max) return true;
-    for (const child of Array.isArray(item) ? item : Object.values(item)) {
-      if (typeof child === 'object' && child !== null) stack.push([child, depth + 1]);
-    }
-  }
-  return false;
-}
-
-function header(req: IncomingMessage, name: string): string | undefined {
-  const value = req.headers[name];
-  return Array.isArray(value) ? value[0] : value;
-}
-
-function acceptsBoth(accept: string | undefined): boolean {
-  if (!accept) return false;
-  const types = accept.split(',').map((part) => part.split(';')[0].trim().toLowerCase());
-  const offers = (type: string) => types.includes(type) || types.includes(`${type.split('/')[0]}/*`) || types.includes('*/*');
-  return offers('application/json') && offers('text/event-stream');
 }
 
 /** Sorts a POST body; a posted response is refused, since a POST must carry a request or notification. */

@@ -1,4 +1,4 @@
-import { Controller, Delete, Get, HttpCode, Inject, Post, Req, Res, UseFilters, UseGuards, type Type } from '@nestjs/common';
+import { All, Controller, HttpCode, Inject, Post, Req, Res, UseFilters, UseGuards, type Type } from '@nestjs/common';
 import { McpAuthChallengeFilter, McpBearerAuthGuard } from '../../auth/mcp-bearer-auth.guard.js';
 import type { ServerResponse } from 'node:http';
 import { McpHttpTransport, type HttpRequest } from './mcp-http.transport.js';
@@ -23,13 +23,9 @@ export function createMcpController(): Type {
       this.transport.handlePost(req, res);
     }
 
-    @Get()
-    get(@Res() res: ServerResponse): void {
-      this.transport.handleOtherMethod(res);
-    }
-
-    @Delete()
-    delete(@Res() res: ServerResponse): void {
+    /** Every other method (GET, DELETE, PUT, PATCH, OPTIONS, …): 405. CORS middleware, if any, answers preflights first. */
+    @All()
+    other(@Res() res: ServerResponse): void {
       this.transport.handleOtherMethod(res);
     }
   }

@@ -25,6 +25,11 @@ describe('validateStandardHeaders', () => {
     expect(() => validateStandardHeaders(good, call, meta)).not.toThrow();
   });
 
+  it.each(['constructor', 'toString', '__proto__', 'hasOwnProperty'])('asks no Mcp-Name for the method %s (an Object.prototype name)', (method) => {
+    const headers = { ...good, 'mcp-method': method, 'mcp-name': undefined };
+    expect(() => validateStandardHeaders(headers, { ...call, method }, meta)).not.toThrow();
+  });
+
   it.each([
     ['a missing MCP-Protocol-Version', { ...good, 'mcp-protocol-version': undefined }, 'MCP-Protocol-Version'],
     ['a different MCP-Protocol-Version', { ...good, 'mcp-protocol-version': '2025-11-25' }, '2025-11-25'],

@@ -10,7 +10,11 @@ const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$
 const PLAIN_VALUE = /^[\x20-\x7e]*$/;
 
 /** The methods whose `Mcp-Name` header mirrors a body field (SEP-2243). */
-const NAME_FIELDS: Record<string, string> = { 'tools/call': 'name', 'prompts/get': 'name', 'resources/read': 'uri' };
+const NAME_FIELDS = new Map([
+  ['tools/call', 'name'],
+  ['prompts/get', 'name'],
+  ['resources/read', 'uri'],
+]);
 
 function single(headers: Headers, name: string): string | undefined {
   const value = headers[name];
@@ -46,7 +50,7 @@ export function validateStandardHeaders(headers: Headers, request: JsonRpcReques
   if (method !== request.method) {
     throw new HeaderMismatchError(`Mcp-Method header "${method}" does not match body method "${request.method}"`);
   }
-  const field = NAME_FIELDS[request.method];
+  const field = NAME_FIELDS.get(request.method);
   if (!field) return;
   const rawName = single(headers, 'mcp-name');
   if (rawName === undefined) throw new HeaderMismatchError(`the Mcp-Name header is required for ${request.method}`);
