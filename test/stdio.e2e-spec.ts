@@ -273,8 +273,10 @@ describe('stdio: raw pipes', () => {
     server.send(`${request('listen-1', 'subscriptions/listen', { notifications: { toolsListChanged: true } })}\n`);
     await server.waitFor((message) => message.method === 'notifications/subscriptions/acknowledged');
     // process pauses between its steps; the cancel in the same write lands before its first step.
-    server.send(`${request(5, 'tools/call', { name: 'process', arguments: { data: 'abc' } }, { progressToken: 'p5' })}\n`);
-    server.send(`${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 5, reason: 'user' } })}\n`);
+    server.send(
+      `${request(5, 'tools/call', { name: 'process', arguments: { data: 'abc' } }, { progressToken: 'p5' })}\n` +
+        `${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 5, reason: 'user' } })}\n`,
+    );
     server.send(`${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 'listen-1' } })}\n`);
     // Unknown and malformed cancels are ignored without an answer.
     server.send(`${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 12345 } })}\n`);
