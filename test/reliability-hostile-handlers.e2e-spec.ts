@@ -1,0 +1,126 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
+import { callMcp, postMcp, rpc, startApp, type Json, type McpHttpResponse, type StartedApp } from './support/mcp-http.js';
+import { assertErrorResponse, assertResultResponse } from './support/wire-schema.js';
+import { HOSTILE_HANDLERS_MODULE, RecordingLogger, SECRET_DETAIL, STACK_FRAME } from './src/hostile-handlers.fixture.js';
+
+/*
+ * Hostile input aimed at the handlers (tools, prompts, resources, completions), over real HTTP.
+ * Each case checks the JSON-RPC code and HTTP status, that nothing internal reaches the client,
+ * what the server logged, and that a normal call still works afterwards.
+ */
+
+const INTERNAL_REF = /^Internal error \(ref ([0-9a-f]{16})\)$/;
+const PROTOTYPE_NAMES = ['constructor', 'toString', '__proto__', 'hasOwnProperty', 'valueOf', 'prototype'];
+
+describe('hostile input to handlers over real HTTP (e2e)', () => {
+  const logger = new RecordingLogger();
+  let started: StartedApp;
+  let echoes = 0;
+
+  beforeAll(async () => {
+    started = await startApp([HOSTILE_HANDLERS_MODULE], '/mcp', [], logger);
+  });
+
+  afterAll(async () => {
+    await started?.app.close();
+  });
+
+  beforeEach(() => {
+    logger.entries.length = 0;
+  });
+
+  const call = (method: string, params: Record<string, unknown>) => callMcp(started.url, method, params);
+
+  /** After every case: a normal tools/call still succeeds. */
+  async function stillServes(): Promise<void> {
+    const message = `still here ${++echoes}`;
+    const reply = await call('tools/call', { name: 'echo', arguments: { message } });
+    expect(reply.status).toBe(200);
+    assertResultResponse(reply.body, 'CallToolResult');
+    expect(reply.body.result.content).toEqual([{ type: 'text', text: message }]);
+  }
+
+  /** A client-caused error: at most one short log line, never a stack and never at error level. */
+  function expectQuietLog(): void {
+    expect(logger.entries.filter((entry) => entry.level === 'error' || entry.level === 'fatal')).toEqual([]);
+    expect(logger.entries.filter((entry) => STACK_FRAME.test(entry.text))).toEqual([]);
+    expect(logger.entries.length).toBeLessThanOrEqual(1);
+  }
+
+  function expectNoLeak(reply: McpHttpResponse): void {
+    expect(reply.text).not.toContain('db.internal');
+    expect(reply.text).not.toContain('/srv/app');
+    expect(reply.text).not.toContain('SELECT');
+    expect(reply.text).not.toMatch(/\n\s+at |\.ts:\d/);
+  }
+
+  /** The internal failure is logged once, at error level, with the reference, the detail and a stack. */
+  function expectLoggedWithRef(ref: string): void {
+    const mentions = logger.entries.filter((entry) => entry.text.includes(ref));
+    expect(mentions).toHaveLength(1);
+    expect(mentions[0].level).toBe('error');
+    expect(mentions[0].text).toContain(SECRET_DETAIL);
+    expect(mentions[0].text).toMatch(STACK_FRAME);
+  }
+
+  function refOf(message: string): string {
+    const match = INTERNAL_REF.exec(message);
+    expect(match).not.toBeNull();
+    return match![1];
+  }
+
+  describe('hole 3: thrown errors never reach the client verbatim', () => {
+    it('a tool throwing an Error → isError with a generic message and a reference; logged with that reference and the stack', async () => {
+      const reply = await call('tools/call', { name: 'leak', arguments: {} });
+      expect(reply.status).toBe(200);
+      assertResultResponse(reply.body, 'CallToolResult');
+      expect(reply.body.result.isError).toBe(true);
+      expect(reply.body.result.content).toHaveLength(1);
+      expectLoggedWithRef(refOf(reply.body.result.content[0].text));
+      expectNoLeak(reply);
+      await stillServes();
+    });
+
+    it('a 5xx HttpException is a server fault too: generic message, logged', async () => {
+      const reply = await call('tools/call', { name: 'server-fault', arguments: {} });
+      expect(reply.status).toBe(200);
+      assertResultResponse(reply.body, 'CallToolResult');
+      expect(reply.body.result.isError).toBe(true);
+      expectLoggedWithRef(refOf(reply.body.result.content[0].text));
+      expectNoLeak(reply);
+      await stillServes();
+    });
+
+    it('McpToolError is thrown on purpose: its message is the tool result, nothing is logged', async () => {
+      const reply = await call('tools/call', { name: 'refuse', arguments: {} });
+      expect(reply.status).toBe(200);
+      assertResultResponse(reply.body, 'CallToolResult');
+      expect(reply.body.result).toMatchObject({ isError: true, content: [{ type: 'text', text: 'Order 42 has already shipped; it cannot be changed' }] });
+      expect(logger.entries).toEqual([]);
+      await stillServes();
+    });
+
+    it('a 4xx HttpException is an answer: its message is the tool result, nothing is logged', async () => {
+      const reply = await call('tools/call', { name: 'missing', arguments: {} });
+      expect(reply.status).toBe(200);
+      assertResultResponse(reply.body, 'CallToolResult');
+      expect(reply.body.result).toMatchObject({ isError: true, content: [{ type: 'text', text: 'No order 42' }] });
+      expect(logger.entries).toEqual([]);
+      await stillServes();
+    });
+
+    it.each([
+      ['prompts/get', { name: 'leaky-prompt', arguments: {} }],
+      ['resources/read', { uri: 'leaky://resource' }],
+      ['resources/read', { uri: 'leaky://items/7' }],
+      ['completion/complete', { ref: { type: 'ref/prompt', name: 'pick' }, argument: { name: 'count', value: '1' } }],
+    ])('%s failing inside the handler → 500 / -32603 with a generic message and a reference, logged with it', async (method, params) => {
+      const reply = await call(method, params);
+      expect(reply.status).toBe(500);
+      assertErrorResponse(reply.body, -32603);
+      expectLoggedWithRef(refOf(reply.body.error.message));
+      expectNoLeak(reply);
+      await stillServes();
+    });
+  });
+});
