@@ -123,4 +123,44 @@ describe('hostile input to handlers over real HTTP (e2e)', () => {
       await stillServes();
     });
   });
+
+  // -32602 with HTTP 200, as every invalid-params answer but a malformed _meta (see the README's table).
+  describe('hole 4: prototype keys inside DTO arguments are invalid params, not server errors', () => {
+    const shipments: Array<[string, Json]> = [
+      ['constructor at the top', { recipient: 'Ada', constructor: { name: 'x' } }],
+      ['__proto__ at the top', JSON.parse('{"recipient":"Ada","__proto__":{"polluted":true}}')],
+      ['prototype at the top', { recipient: 'Ada', prototype: { polluted: true } }],
+      ['constructor in a nested DTO', { recipient: 'Ada', address: { city: 'Oslo', constructor: 'x' } }],
+      ['__proto__ in a nested DTO', JSON.parse('{"recipient":"Ada","address":{"city":"Oslo","__proto__":{"polluted":true}}}')],
+      ['constructor in an undeclared object', { recipient: 'Ada', extra: { constructor: 1 } }],
+      ['constructor.prototype in an undeclared object', { recipient: 'Ada', extra: { constructor: { prototype: { polluted: true } } } }],
+    ];
+
+    it.each(shipments.map(([name, args]) => ({ name, args })))('$name → -32602, HTTP 200, a quiet log', async ({ args }) => {
+      const body = rpc('tools/call', { name: 'ship', arguments: {} });
+      // JSON.stringify keeps an own "__proto__" key, so the server parses exactly what the case says.
+      const reply = await postMcp(started.url, body, { rawBody: JSON.stringify({ ...body, params: { ...body.params, arguments: args } }) });
+      expect(reply.status).toBe(200);
+      assertErrorResponse(reply.body, -32602);
+      expect(reply.body.error.message).toMatch(/constructor|__proto__|prototype/);
+      expectQuietLog();
+      expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+      await stillServes();
+    });
+
+    it("the sample's create-user DTO with a constructor key → -32602, HTTP 200", async () => {
+      const reply = await call('tools/call', { name: 'create-user', arguments: { name: 'Ada', email: 'ada@example.com', constructor: { name: 'Admin' } } });
+      expect(reply.status).toBe(200);
+      assertErrorResponse(reply.body, -32602);
+      expectQuietLog();
+      await stillServes();
+    });
+
+    it('the same keys in a DTO-less tool are passed through harmlessly', async () => {
+      const reply = await call('tools/call', { name: 'echo', arguments: { message: 'plain', constructor: 'x', toString: 'y' } });
+      expect(reply.status).toBe(200);
+      expect(reply.body.result.content).toEqual([{ type: 'text', text: 'plain' }]);
+      expectQuietLog();
+    });
+  });
 });
