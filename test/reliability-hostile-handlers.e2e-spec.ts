@@ -163,4 +163,65 @@ describe('hostile input to handlers over real HTTP (e2e)', () => {
       expectQuietLog();
     });
   });
+
+  describe('hole 5: names that are Object.prototype members are unknown names', () => {
+    // users://{id}/profile is the sample's template, whose handler looked ids up in an object literal.
+    const unknownNames = PROTOTYPE_NAMES.flatMap((name) => [
+      { method: 'tools/call', name, params: { name, arguments: {} }, error: { code: -32602, message: `Unknown tool: ${name}` } },
+      { method: 'prompts/get', name, params: { name, arguments: {} }, error: { code: -32602, message: `Unknown prompt: ${name}` } },
+      { method: 'resources/read', name, params: { uri: name }, error: { code: -32602, message: 'Resource not found', data: { uri: name } } },
+      {
+        method: 'resources/read',
+        name: `users://${name}/profile`,
+        params: { uri: `users://${name}/profile` },
+        error: { code: -32602, message: 'Resource not found', data: { uri: `users://${name}/profile` } },
+      },
+    ]);
+
+    it.each(unknownNames)('$method "$name" → $error.message', async ({ method, params, error }) => {
+      const reply = await call(method, params);
+      expect(reply.status).toBe(200);
+      assertErrorResponse(reply.body, -32602);
+      expect(reply.body.error).toEqual(error);
+      expectQuietLog();
+      await stillServes();
+    });
+
+    it.each(PROTOTYPE_NAMES)("the sample's framework completion with language %s → no values", async (language) => {
+      const reply = await call('completion/complete', {
+        ref: { type: 'ref/prompt', name: 'code-review' },
+        argument: { name: 'framework', value: '' },
+        context: { arguments: { language } },
+      });
+      expect(reply.status).toBe(200);
+      assertResultResponse(reply.body, 'CompleteResult');
+      expect(reply.body.result.completion.values).toEqual([]);
+      expectQuietLog();
+      await stillServes();
+    });
+
+    it.each(PROTOTYPE_NAMES)('completion for argument "%s" of a prompt and of an unknown prompt "%s"', async (name) => {
+      const known = await call('completion/complete', { ref: { type: 'ref/prompt', name: 'code-review' }, argument: { name, value: '' } });
+      expect(known.status).toBe(200);
+      assertResultResponse(known.body, 'CompleteResult');
+      expect(known.body.result.completion.values).toEqual([]);
+      const unknown = await call('completion/complete', { ref: { type: 'ref/prompt', name }, argument: { name: 'x', value: '' } });
+      assertErrorResponse(unknown.body, -32602);
+      expect(unknown.body.error.message).toBe(`Unknown prompt: ${name}`);
+      expectQuietLog();
+      await stillServes();
+    });
+
+    it('prompt arguments named like prototype members are unknown arguments, passed through as sent', async () => {
+      const reply = await postMcp(
+        started.url,
+        rpc('prompts/get', { name: 'pick', arguments: {} }),
+        { rawBody: JSON.stringify(rpc('prompts/get', { name: 'pick', arguments: JSON.parse('{"count":"3","constructor":"x","__proto__":"y"}') })) },
+      );
+      expect(reply.status).toBe(200);
+      assertResultResponse(reply.body, 'GetPromptResult');
+      expect(reply.body.result.messages[0].content.text).toBe('picked 3');
+      expectQuietLog();
+    });
+  });
 });
