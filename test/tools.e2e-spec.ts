@@ -1,9 +1,8 @@
 import 'reflect-metadata';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { Test } from '@nestjs/testing';
 import { AppModule } from '../sample/app.module.js';
 import { PIXEL_PNG, TransportDuplicateToolsModule, TransportToolsFixtureModule } from './src/transport-tools.fixture.js';
-import { callMcp, postMcp, rpc, startApp, type Json, type StartedApp } from './support/mcp-http.js';
+import { callMcp, postMcp, rpc, startApp, startupFailure, type Json, type StartedApp } from './support/mcp-http.js';
 import { assertErrorResponse, assertMatchesDef, assertResultResponse } from './support/wire-schema.js';
 
 const SAMPLE_TOOLS = ['hello', 'echo', 'notify', 'shout', 'create-user', 'process', 'onboard', 'upgrade-plan', 'wizard'];
@@ -377,18 +376,7 @@ describe('tool failures are logged', () => {
 
 describe('start-up checks', () => {
   it('duplicate tool names fail start-up with a message naming both classes', async () => {
-    const moduleRef = await Test.createTestingModule({ imports: [TransportDuplicateToolsModule] }).compile();
-    const app = moduleRef.createNestApplication({ logger: false });
-    let failure: unknown;
-    try {
-      await app.init();
-    } catch (error) {
-      failure = error;
-    } finally {
-      await app.close().catch(() => undefined);
-    }
-    expect(failure).toBeInstanceOf(Error);
-    const message = (failure as Error).message;
+    const { message } = await startupFailure([TransportDuplicateToolsModule]);
     expect(message).toContain('"same-name"');
     expect(message).toContain('FirstDuplicateTools');
     expect(message).toContain('SecondDuplicateTools');
