@@ -10,6 +10,7 @@ export * from './interfaces/index.js';
 export * from './context/index.js';
 export { McpRegistry, type McpListKind } from './discovery/mcp.registry.js';
 export { McpDispatcher } from './server/mcp.dispatcher.js';
+export { McpToolError } from './results/tool-error.js';
 export { ElicitResult, ElicitationSchemaBuilder } from './elicitation/index.js';
 export { InputRequiredSignal, isInputRequiredSignal } from './mrtr/input-required.signal.js';
 export * from './progress/index.js';

@@ -22,3 +22,7 @@ export const INVALID_HEADER_PARAM = (source: string, argument: string, reason: s
   `Invalid header option on argument "${argument}" of ${source}: ${reason}.`;
 
 export const INVALID_RESOURCE = (source: string, reason: string) => `Invalid MCP resource on ${source}: ${reason}.`;
+
+export const DUPLICATE_ENDPOINT = (endpoint: string) =>
+  `McpModule.forRoot() is imported more than once for the endpoint "${endpoint}": import it once, in the root module. ` +
+  'It is global: any module can inject McpRegistry to add tools, prompts and resources at run time.';

@@ -1,7 +1,7 @@
 import { Module, type DynamicModule, type Provider, type Type } from '@nestjs/common';
 import { PATH_METADATA } from '@nestjs/common/constants.js';
 import { ConfigService } from '@nestjs/config';
-import { DiscoveryModule } from '@nestjs/core';
+import { DiscoveryModule, ModulesContainer } from '@nestjs/core';
 import { resolveMcpSettings, type McpSettings } from './config/mcp-settings.js';
 import { McpBearerAuthGuard } from './auth/mcp-bearer-auth.guard.js';
 import { McpAuthService } from './auth/mcp-auth.service.js';
@@ -11,6 +11,7 @@ import { McpExplorer } from './discovery/mcp.explorer.js';
 import { McpRegistry } from './discovery/mcp.registry.js';
 import type { McpModuleOptions } from './interfaces/mcp-module-options.interface.js';
 import { MCP_ENDPOINT_BINDING, MCP_SETTINGS } from './mcp.constants.js';
+import { DUPLICATE_ENDPOINT } from './mcp.messages.js';
 import {
   MCP_ASYNC_OPTIONS_TYPE,
   MCP_MODULE_OPTIONS,
@@ -32,9 +33,13 @@ import { OriginPolicy } from './transport/http/origin.policy.js';
 /** Without a (global) `ConfigService`, the `MOCAPI_*` environment variables still apply. */
 const environmentReader = { get: (key: string) => process.env[key] };
 
+/** The endpoints mounted so far, per application (its ModulesContainer), to refuse a second `forRoot()` for one. */
+const mountedEndpoints = new WeakMap<ModulesContainer, Set<string>>();
+
 /**
  * Serves the Model Context Protocol (2026-07-28) from the application's decorated provider
- * methods, on one Streamable HTTP endpoint (default `/mcp`).
+ * methods, on one Streamable HTTP endpoint (default `/mcp`). Global, like `ScheduleModule`:
+ * any module can inject `McpRegistry` to add or remove tools, prompts and resources at run time.
  *
  * @example
  * ＠Module({ imports: [ConfigModule.forRoot(), McpModule.forRoot({ name: 'my-server', version: '1.0.0' })] })
@@ -70,8 +75,9 @@ function withRuntime(definition: DynamicModule): DynamicModule {
     {
       // Runs while Nest instantiates providers, which is before it maps controller routes.
       provide: MCP_ENDPOINT_BINDING,
-      inject: [MCP_SETTINGS],
-      useFactory: (settings: McpSettings) => {
+      inject: [MCP_SETTINGS, ModulesContainer],
+      useFactory: (settings: McpSettings, modules: ModulesContainer) => {
+        refuseSecondMount(modules, settings.endpoint);
         wellKnown.bindEndpoint(settings.endpoint);
         return bindEndpoint(controller, settings.endpoint);
       },
@@ -93,11 +99,22 @@ function withRuntime(definition: DynamicModule): DynamicModule {
   ];
   return {
     ...definition,
+    global: true,
     imports: [...(definition.imports ?? []), DiscoveryModule],
     controllers: [controller, wellKnown],
     providers: [...(definition.providers ?? []), ...providers],
     exports: [McpRegistry, McpDispatcher, McpTelemetry],
   };
+}
+
+/**
+ * A second `forRoot()` for the same endpoint would mount a second, unreachable server (the first
+ * route wins) with its own registry, where run-time additions would silently go nowhere.
+ */
+function refuseSecondMount(modules: ModulesContainer, endpoint: string): void {
+  const mounted = mountedEndpoints.get(modules) ?? new Set<string>();
+  if (mounted.has(endpoint)) throw new Error(DUPLICATE_ENDPOINT(endpoint));
+  mountedEndpoints.set(modules, mounted.add(endpoint));
 }
 
 function bindEndpoint(controller: Type, endpoint: string): string {

@@ -1,6 +1,5 @@
 import 'reflect-metadata';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { Test } from '@nestjs/testing';
 import {
   FeaturesBadTokenHeaderModule,
   FeaturesDuplicateHeaderModule,
@@ -8,7 +7,7 @@ import {
   FeaturesHeadersModule,
   FeaturesNumberHeaderModule,
 } from './src/features-headers.fixture.js';
-import { callMcp, startApp, type Json, type StartedApp } from './support/mcp-http.js';
+import { callMcp, startApp, startupFailure, type Json, type StartedApp } from './support/mcp-http.js';
 import { assertErrorResponse, assertResultResponse } from './support/wire-schema.js';
 
 const ARGS = { region: 'us-west1', priority: 42, dryRun: true, note: 'hello' };
@@ -123,18 +122,7 @@ describe('x-mcp-header custom headers (SEP-2243)', () => {
 
 describe('invalid header options fail start-up', () => {
   async function startupError(module: unknown): Promise<string> {
-    const moduleRef = await Test.createTestingModule({ imports: [module as never] }).compile();
-    const app = moduleRef.createNestApplication({ logger: false });
-    let failure: unknown;
-    try {
-      await app.init();
-    } catch (error) {
-      failure = error;
-    } finally {
-      await app.close().catch(() => undefined);
-    }
-    expect(failure).toBeInstanceOf(Error);
-    return (failure as Error).message;
+    return (await startupFailure([module])).message;
   }
 
   it('on a number argument', async () => {

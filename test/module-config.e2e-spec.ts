@@ -2,7 +2,6 @@ import 'reflect-metadata';
 import { afterEach, describe, expect, it } from '@jest/globals';
 import type { DynamicModule } from '@nestjs/common';
 import { ConfigModule, ConfigService } from '@nestjs/config';
-import { Test } from '@nestjs/testing';
 import { McpModule } from '../lib/index.js';
 import { MCP_SETTINGS } from '../lib/mcp.constants.js';
 import {
@@ -13,7 +12,7 @@ import {
   ConfigFixtureTools,
   ConfigMcpOptionsFactory,
 } from './src/config-fixture.module.js';
-import { callMcp, postMcp, rpc, startApp, type Json, type StartedApp } from './support/mcp-http.js';
+import { callMcp, postMcp, rpc, startApp, startupFailure, type Json, type StartedApp } from './support/mcp-http.js';
 import { assertResultResponse } from './support/wire-schema.js';
 
 /*
@@ -60,23 +59,6 @@ async function discover(url: string): Promise<Json> {
   expect(response.status).toBe(200);
   assertResultResponse(response.body, 'DiscoverResult');
   return response.body.result;
-}
-
-async function expectStartupFailure(imports: Array<DynamicModule | Promise<DynamicModule>>): Promise<Error> {
-  let failure: unknown;
-  try {
-    const moduleRef = await Test.createTestingModule({ imports }).compile();
-    const app = moduleRef.createNestApplication({ logger: false });
-    try {
-      await app.init();
-    } finally {
-      await app.close().catch(() => undefined);
-    }
-  } catch (error) {
-    failure = error;
-  }
-  expect(failure).toBeInstanceOf(Error);
-  return failure as Error;
 }
 
 describe('McpModule configuration', () => {
@@ -183,33 +165,33 @@ describe('McpModule configuration', () => {
 
   describe('invalid settings fail start-up with a clear message', () => {
     it('mocapi.mrtr.secret of the wrong length (from .env)', async () => {
-      const error = await expectStartupFailure([envConfig(CONFIG_BAD_SECRET_ENV), McpModule.forRoot()]);
+      const error = await startupFailure([envConfig(CONFIG_BAD_SECRET_ENV), McpModule.forRoot()]);
       expect(error.message).toBe('mocapi.mrtr.secret must be a base64-encoded 256-bit key (32 bytes); got 9 bytes');
       expect(error.message).not.toContain('dG9vLXNob3J0');
     });
 
     it('mrtr.secret of the wrong length (explicit option)', async () => {
-      const error = await expectStartupFailure([McpModule.forRoot({ mrtr: { secret: Buffer.alloc(16).toString('base64') } })]);
+      const error = await startupFailure([McpModule.forRoot({ mrtr: { secret: Buffer.alloc(16).toString('base64') } })]);
       expect(error.message).toBe('mocapi.mrtr.secret must be a base64-encoded 256-bit key (32 bytes); got 16 bytes');
     });
 
     it('mocapi.mrtr.secret that is not base64', async () => {
-      const error = await expectStartupFailure([McpModule.forRoot({ mrtr: { secret: 'not base64 at all!' } })]);
+      const error = await startupFailure([McpModule.forRoot({ mrtr: { secret: 'not base64 at all!' } })]);
       expect(error.message).toBe('mocapi.mrtr.secret must be a base64-encoded 256-bit key (32 bytes); the value is not valid base64');
     });
 
     it('mocapi.mrtr.ttl that is not an ISO-8601 duration (from .env)', async () => {
-      const error = await expectStartupFailure([envConfig(CONFIG_BAD_TTL_ENV), McpModule.forRoot()]);
+      const error = await startupFailure([envConfig(CONFIG_BAD_TTL_ENV), McpModule.forRoot()]);
       expect(error.message).toMatch(/^mocapi\.mrtr\.ttl: Invalid ISO-8601 duration "forever"/);
     });
 
     it('mrtr.ttl in months (explicit option)', async () => {
-      const error = await expectStartupFailure([McpModule.forRoot({ mrtr: { ttl: 'P1M' } })]);
+      const error = await startupFailure([McpModule.forRoot({ mrtr: { ttl: 'P1M' } })]);
       expect(error.message).toMatch(/^mocapi\.mrtr\.ttl: Invalid ISO-8601 duration "P1M": years and months have no fixed length/);
     });
 
     it('mocapi.page-size of 0 (from config)', async () => {
-      const error = await expectStartupFailure([
+      const error = await startupFailure([
         ConfigModule.forRoot({ isGlobal: true, ignoreEnvFile: true, load: [() => ({ mocapi: { 'page-size': 0 } })] }),
         McpModule.forRoot(),
       ]);
@@ -217,7 +199,7 @@ describe('McpModule configuration', () => {
     });
 
     it('mocapi.cache.scope other than public/private', async () => {
-      const error = await expectStartupFailure([
+      const error = await startupFailure([
         ConfigModule.forRoot({ isGlobal: true, ignoreEnvFile: true, load: [() => ({ mocapi: { cache: { scope: 'shared' } } })] }),
         McpModule.forRoot(),
       ]);

@@ -126,14 +126,16 @@ describe('Nest enhancers on MCP handlers (e2e)', () => {
       expect(entries.filter((entry) => entry.level === 'error')).toEqual([]);
     });
 
-    it('an error the filter does not catch is a tool error, logged once with the request id and stack', async () => {
+    it('an error the filter does not catch is a tool error with a reference, logged once with it, the request id and stack', async () => {
       const body = rpc('tools/call', { name: 'buy', arguments: { sku: 'boom' } }, { id: 'req-boom' });
       const response = await postMcp(started.url, body);
-      expect(response.body.result).toMatchObject({ isError: true, content: [{ type: 'text', text: 'unfiltered failure' }] });
+      expect(response.body.result).toMatchObject({ isError: true, content: [{ type: 'text', text: expect.stringMatching(/^Internal error \(ref [0-9a-f]{16}\)$/) }] });
+      const ref = /ref ([0-9a-f]{16})/.exec(response.body.result.content[0].text)![1];
       const mentions = entries.filter((entry) => entry.text.includes('unfiltered failure'));
       expect(mentions).toHaveLength(1);
       expect(mentions[0].level).toBe('error');
       expect(mentions[0].text).toContain('req-boom');
+      expect(mentions[0].text).toContain(ref);
       expect(mentions[0].text).toMatch(/\bat \S*buy/);
     });
 
@@ -146,11 +148,11 @@ describe('Nest enhancers on MCP handlers (e2e)', () => {
 
     it('a filter that returns nothing declines: the error is answered and logged once, as without it', async () => {
       const response = await call('declined');
-      expect(response.body.result).toMatchObject({ isError: true, content: [{ type: 'text', text: 'nobody handled me' }] });
+      expect(response.body.result).toMatchObject({ isError: true, content: [{ type: 'text', text: expect.stringMatching(/^Internal error \(ref [0-9a-f]{16}\)$/) }] });
       expect(entries.filter((entry) => entry.text.includes('nobody handled me'))).toHaveLength(1);
     });
 
-    it("Nest's HttpExceptions are answers, not faults: a tool error with the message, not logged", async () => {
+    it("Nest's 4xx HttpExceptions are answers, not faults: a tool error with the message, not logged", async () => {
       const response = await call('bad-request');
       expect(response.body.result).toMatchObject({ isError: true, content: [{ type: 'text', text: 'That will not do' }] });
       expect(entries.filter((entry) => entry.level === 'error')).toEqual([]);

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { callTool, post, sleep, until, type Msg } from './support/interactive-http.js';
 import { startInteractiveApp } from './src/interactive-fixture.module.js';
 import { slowState } from './src/interactive-fixture.tools.js';
+import { RecordingLogger } from './src/hostile-handlers.fixture.js';
 
 function progressOf(messages: Msg[]): unknown[] {
   return messages.map((message) => {
@@ -16,10 +17,20 @@ function progressOf(messages: Msg[]): unknown[] {
 describe('progress over HTTP (e2e)', () => {
   let app: INestApplication;
   let url: string;
+  const logger = new RecordingLogger();
 
   beforeAll(async () => {
-    ({ app, url } = await startInteractiveApp());
+    ({ app, url } = await startInteractiveApp({ logger }));
   });
+
+  /** The tool's RangeError reached the log under the reference the client got, not the client. */
+  function expectProgressErrorLogged(text: string): void {
+    const ref = /^Internal error \(ref ([0-9a-f]{16})\)$/.exec(text)?.[1];
+    expect(ref).toBeDefined();
+    const logged = logger.entries.filter((entry) => entry.text.includes(ref!));
+    expect(logged).toHaveLength(1);
+    expect(logged[0].text).toContain('Progress must increase with each notification: got 5 after 5');
+  }
 
   afterAll(async () => {
     await app?.close();
@@ -91,16 +102,16 @@ describe('progress over HTTP (e2e)', () => {
       }
     });
 
-    it('a non-increasing value becomes a tool error (isError) with the RangeError message, after the valid notification', async () => {
+    it('a non-increasing value (a RangeError) becomes an internal tool error (isError), after the valid notification', async () => {
       const reply = await callTool(url, 'backwards', {}, { progressToken: 'back' });
       expect(reply.status).toBe(200);
       expect(reply.contentType).toBe('text/event-stream');
       expect(progressOf(reply.notifications)).toEqual([{ progressToken: 'back', progress: 5, total: 10, message: 'five' }]);
       expect(reply.response.result.isError).toBe(true);
       expect(reply.response.result.resultType).toBe('complete');
-      expect(reply.response.result.content).toEqual([
-        { type: 'text', text: 'Progress must increase with each notification: got 5 after 5' },
-      ]);
+      // The RangeError is the tool author's bug: the client gets a reference, the log the message.
+      expect(reply.response.result.content).toEqual([{ type: 'text', text: expect.stringMatching(/^Internal error \(ref [0-9a-f]{16}\)$/) }]);
+      expectProgressErrorLogged(reply.response.result.content[0].text);
     });
 
     it("the sample's `process` tool reports parsed, transformed, stored of 3", async () => {
@@ -145,9 +156,10 @@ describe('progress over HTTP (e2e)', () => {
       expect(reply.response.result).toEqual({
         resultType: 'complete',
         isError: true,
-        content: [{ type: 'text', text: 'Progress must increase with each notification: got 5 after 5' }],
+        content: [{ type: 'text', text: expect.stringMatching(/^Internal error \(ref [0-9a-f]{16}\)$/) }],
         _meta: reply.response.result._meta,
       });
+      expectProgressErrorLogged(reply.response.result.content[0].text);
     });
   });
 

@@ -151,7 +151,7 @@ describe('prompts (features-prompts fixture, pageSize 2)', () => {
   it('a prompt returning an unsupported shape is -32603 without internals', async () => {
     const response = await callMcp(started.url, 'prompts/get', { name: 'seventh' });
     assertErrorResponse(response.body, -32603);
-    expect(response.body.error).toEqual({ code: -32603, message: 'Internal error' });
+    expect(response.body.error).toEqual({ code: -32603, message: expect.stringMatching(/^Internal error \(ref [0-9a-f]{16}\)$/) });
   });
 
   describe('argument conversion', () => {

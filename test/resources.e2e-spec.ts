@@ -183,7 +183,7 @@ describe('resources (features-resources fixture: pageSize 2, global cache 30000/
     it('a failing handler is -32603 without internals', async () => {
       const response = await callMcp(started.url, 'resources/read', { uri: 'notes://broken' });
       assertErrorResponse(response.body, -32603);
-      expect(response.body.error).toEqual({ code: -32603, message: 'Internal error' });
+      expect(response.body.error).toEqual({ code: -32603, message: expect.stringMatching(/^Internal error \(ref [0-9a-f]{16}\)$/) });
     });
 
     it('a template match needs the whole URI', async () => {

@@ -1,9 +1,8 @@
 import 'reflect-metadata';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { Test } from '@nestjs/testing';
 import { AppModule } from '../sample/app.module.js';
 import { PIXEL_PNG, TransportDuplicateToolsModule, TransportToolsFixtureModule } from './src/transport-tools.fixture.js';
-import { callMcp, postMcp, rpc, startApp, type Json, type StartedApp } from './support/mcp-http.js';
+import { callMcp, postMcp, rpc, startApp, startupFailure, type Json, type StartedApp } from './support/mcp-http.js';
 import { assertErrorResponse, assertMatchesDef, assertResultResponse } from './support/wire-schema.js';
 
 const SAMPLE_TOOLS = ['hello', 'echo', 'notify', 'shout', 'create-user', 'process', 'onboard', 'upgrade-plan', 'wizard'];
@@ -308,9 +307,9 @@ describe('tools on a fixture module (page size 2, every return pattern, scopes)'
       });
     });
 
-    it('a thrown error → isError:true with its message and no stack', async () => {
+    it('a thrown Error → isError:true with a generic message and a reference: neither its message nor a stack', async () => {
       const result = await callTool(url, 'explode');
-      expect(result).toEqual({ resultType: 'complete', content: [{ type: 'text', text: 'The reactor is on fire' }], isError: true });
+      expect(result).toEqual({ resultType: 'complete', content: [{ type: 'text', text: expect.stringMatching(/^Internal error \(ref [0-9a-f]{16}\)$/) }], isError: true });
       expect(JSON.stringify(result)).not.toMatch(/\bat \w|\.ts:\d|Error:/);
     });
 
@@ -353,7 +352,7 @@ describe('tools on a fixture module (page size 2, every return pattern, scopes)'
 });
 
 describe('tool failures are logged', () => {
-  it('a thrown error is logged once, with its stack, while the client sees only the message', async () => {
+  it('a thrown Error is logged once, with its message, reference and stack, while the client sees only the reference', async () => {
     const entries: Array<{ level: string; text: string }> = [];
     const record = (level: string) => (...parts: unknown[]) => entries.push({ level, text: parts.map(String).join(' ') });
     const logger = { log: record('log'), error: record('error'), warn: record('warn'), debug: record('debug'), verbose: record('verbose'), fatal: record('fatal') };
@@ -361,10 +360,12 @@ describe('tool failures are logged', () => {
     try {
       const response = await postMcp(started.url, rpc('tools/call', { name: 'explode', arguments: {} }));
       assertResultResponse(response.body, 'CallToolResult');
-      expect(response.body.result.content).toEqual([{ type: 'text', text: 'The reactor is on fire' }]);
+      expect(response.body.result.content).toEqual([{ type: 'text', text: expect.stringMatching(/^Internal error \(ref [0-9a-f]{16}\)$/) }]);
+      const ref = /ref ([0-9a-f]{16})/.exec(response.body.result.content[0].text)![1];
       const mentions = entries.filter((entry) => entry.text.includes('The reactor is on fire'));
       expect(mentions).toHaveLength(1);
       expect(mentions[0].level).toBe('error');
+      expect(mentions[0].text).toContain(ref);
       expect(mentions[0].text).toContain('explode');
       expect(mentions[0].text).toMatch(/\bat \S*explode/);
     } finally {
@@ -375,18 +376,7 @@ describe('tool failures are logged', () => {
 
 describe('start-up checks', () => {
   it('duplicate tool names fail start-up with a message naming both classes', async () => {
-    const moduleRef = await Test.createTestingModule({ imports: [TransportDuplicateToolsModule] }).compile();
-    const app = moduleRef.createNestApplication({ logger: false });
-    let failure: unknown;
-    try {
-      await app.init();
-    } catch (error) {
-      failure = error;
-    } finally {
-      await app.close().catch(() => undefined);
-    }
-    expect(failure).toBeInstanceOf(Error);
-    const message = (failure as Error).message;
+    const { message } = await startupFailure([TransportDuplicateToolsModule]);
     expect(message).toContain('"same-name"');
     expect(message).toContain('FirstDuplicateTools');
     expect(message).toContain('SecondDuplicateTools');

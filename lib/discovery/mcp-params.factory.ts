@@ -44,7 +44,8 @@ export class McpParamsFactory implements ParamsFactory {
       case McpParamtype.ARGS:
         return invocation.dto ?? invocation.arguments;
       case McpParamtype.ARG:
-        return invocation.arguments[data as string];
+        // Only what the client sent: an absent `toString` argument is undefined, not Object's method.
+        return Object.hasOwn(invocation.arguments, data as string) ? invocation.arguments[data as string] : undefined;
       case McpParamtype.CONTEXT:
       case McpParamtype.ELICITOR:
         return invocation.context;

@@ -60,6 +60,15 @@ describe('UriTemplate', () => {
     },
   );
 
+  it('a variable named like an Object.prototype member is an own value', () => {
+    const variables = new UriTemplate('odd://{__proto__}/{constructor}').match('odd://a/b');
+    expect(Object.getPrototypeOf(variables)).toBe(Object.prototype);
+    expect(Object.entries(variables!)).toEqual([
+      ['__proto__', 'a'],
+      ['constructor', 'b'],
+    ]);
+  });
+
   it('rejects a repeated variable', () => {
     expect(() => new UriTemplate('x://{id}/{id}')).toThrow('URI template "x://{id}/{id}" repeats a variable');
   });

@@ -32,13 +32,12 @@ export class UriTemplate {
   match(uri: string): Record<string, string> | undefined {
     const match = this.pattern.exec(uri);
     if (!match) return undefined;
-    const values: Record<string, string> = {};
     try {
-      this.variables.forEach((name, index) => (values[name] = decodeURIComponent(match[index + 1])));
+      // fromEntries defines each variable, so even one named `__proto__` is an own value.
+      return Object.fromEntries(this.variables.map((name, index) => [name, decodeURIComponent(match[index + 1])]));
     } catch {
       return undefined;
     }
-    return values;
   }
 }
 

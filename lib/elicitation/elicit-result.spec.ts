@@ -45,6 +45,13 @@ describe('ElicitResult', () => {
     expect(accepted.has('name')).toBe(true);
   });
 
+  it('keeps a "__proto__" field of the answer as data, not as the prototype of content', () => {
+    const result = new ElicitResult(JSON.parse('{"action":"accept","content":{"__proto__":["x"],"name":"Ada"}}'));
+    expect(Object.getPrototypeOf(result.content)).toBe(Object.prototype);
+    expect(result.getChoices('__proto__')).toEqual(['x']);
+    expect(result.getString('name')).toBe('Ada');
+  });
+
   it('treats an accept without content as all fields missing', () => {
     const empty = new ElicitResult({ action: 'accept' });
     expect(empty.content).toEqual({});

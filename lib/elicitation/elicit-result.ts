@@ -29,14 +29,12 @@ export class ElicitResult {
 
   constructor(response: ElicitResponse) {
     this.action = response.action;
-    const content: Record<string, ElicitContentValue> = {};
     // Content of a declined/cancelled answer is not the user's submission; drop it so it cannot be read by accident.
-    if (response.action === 'accept' && response.content) {
-      for (const [key, value] of Object.entries(response.content)) {
-        content[key] = Array.isArray(value) ? (Object.freeze([...value]) as string[]) : value;
-      }
-    }
-    this.content = Object.freeze(content);
+    // fromEntries defines keys, so a `__proto__` key in the answer stays data instead of swapping the prototype.
+    const submitted = response.action === 'accept' && response.content ? Object.entries(response.content) : [];
+    this.content = Object.freeze(
+      Object.fromEntries(submitted.map(([key, value]) => [key, Array.isArray(value) ? (Object.freeze([...value]) as string[]) : value])),
+    );
     if (response._meta !== undefined) this._meta = response._meta;
   }
 

@@ -55,6 +55,20 @@ describe('toDtoInstance', () => {
   });
 });
 
+describe('toDtoInstance refuses prototype keys at any depth, naming the path', () => {
+  it.each([
+    ['{"title":"x","constructor":{"a":1}}', 'constructor'],
+    ['{"title":"x","__proto__":{"polluted":true}}', '__proto__'],
+    ['{"title":"x","from":{"name":"oslo","prototype":1}}', 'from.prototype'],
+    ['{"title":"x","stops":[{"name":"a"},{"__proto__":{}}]}', 'stops[1].__proto__'],
+    ['{"title":"x","extra":{"constructor":{"prototype":{}}}}', 'extra.constructor'],
+  ])('%s → "%s"', (json, path) => {
+    expect(() => toDtoInstance(TripDto, JSON.parse(json))).toThrow(
+      expect.objectContaining({ code: -32602, message: `Invalid arguments: "${path}" is not an accepted property name` }),
+    );
+  });
+});
+
 describe('validateDto', () => {
   it('resolves undefined for a valid instance', async () => {
     await expect(validateDto(toDtoInstance(TripDto, plain))).resolves.toBeUndefined();

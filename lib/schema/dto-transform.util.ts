@@ -1,17 +1,27 @@
 import { plainToInstance } from 'class-transformer';
 import { validate } from 'class-validator';
 import type { ValidationError } from 'class-validator';
+import { InvalidParamsError } from '../protocol/mcp.error.js';
+
+/**
+ * Property names class-transformer reads as the object's own machinery: with them it throws on some
+ * shapes and silently drops them on others. A client has no business sending them.
+ */
+const PROTOTYPE_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
 
 /**
  * Turns validated plain tool arguments into an instance of the DTO class (nested `@Type()`
  * properties become instances too). No implicit type conversion — the arguments already passed the
- * JSON Schema — and nothing is excluded: properties the DTO does not declare are kept.
+ * JSON Schema — and nothing is excluded: properties the DTO does not declare are kept. A
+ * `__proto__`, `constructor` or `prototype` key at any depth is refused with -32602 (invalid params).
  * @publicApi
  */
 export function toDtoInstance<T extends object = object>(dto: (new (...args: never[]) => T) | Function, plain: unknown): T {
   if (plain === null || typeof plain !== 'object' || Array.isArray(plain)) {
     throw new TypeError(`Cannot build ${dto.name} from ${Array.isArray(plain) ? 'an array' : plain === null ? 'null' : typeof plain}: an object is required`);
   }
+  const refused = findPrototypeKey(plain, '');
+  if (refused !== undefined) throw new InvalidParamsError(`Invalid arguments: "${refused}" is not an accepted property name`);
   return plainToInstance(dto as new () => T, plain as object, { enableImplicitConversion: false, excludeExtraneousValues: false });
 }
 
@@ -27,6 +37,18 @@ export async function validateDto(instance: object, messagePrefix = 'Invalid arg
   const errors = await validate(instance, { forbidUnknownValues: false });
   const first = errors[0];
   return first === undefined ? undefined : `${messagePrefix}: ${describeValidationError(first, '')}`;
+}
+
+/** The path of the first prototype key in `value` (`address.constructor`, `items[2].__proto__`), if any. */
+function findPrototypeKey(value: unknown, path: string): string | undefined {
+  if (value === null || typeof value !== 'object') return undefined;
+  for (const [key, child] of Object.entries(value)) {
+    const at = Array.isArray(value) ? `${path}[${key}]` : path === '' ? key : `${path}.${key}`;
+    if (!Array.isArray(value) && PROTOTYPE_KEYS.has(key)) return at;
+    const found = findPrototypeKey(child, at);
+    if (found !== undefined) return found;
+  }
+  return undefined;
 }
 
 function describeValidationError(error: ValidationError, parentPath: string): string {

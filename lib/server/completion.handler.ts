@@ -27,12 +27,12 @@ export class CompletionHandler {
       const prompt = this.registry.getPrompt(ref.name);
       if (!prompt) throw new InvalidParamsError(`Unknown prompt: ${ref.name}`);
       id = { type: 'prompt', id: ref.name };
-      schema = prompt.argumentSchemas[argument.name];
+      schema = ownSchema(prompt.argumentSchemas, argument.name);
     } else if (ref.type === 'ref/resource' && typeof ref.uri === 'string') {
       const template = this.registry.getResourceTemplate(ref.uri);
       if (!template && !this.registry.getResource(ref.uri)) throw new InvalidParamsError('Resource not found', { uri: ref.uri });
       id = { type: 'resource', id: ref.uri };
-      schema = template?.variableSchemas[argument.name];
+      schema = template && ownSchema(template.variableSchemas, argument.name);
     } else {
       throw new InvalidParamsError('completion/complete "ref" must be ref/prompt with a name or ref/resource with a uri');
     }
@@ -68,4 +68,9 @@ export class CompletionHandler {
       },
     };
   }
+}
+
+/** The schema of a declared argument; a name such as `constructor` is not one. */
+function ownSchema(schemas: Readonly<Record<string, JsonSchemaObject>>, name: string): JsonSchemaObject | undefined {
+  return Object.hasOwn(schemas, name) ? schemas[name] : undefined;
 }

@@ -1,4 +1,5 @@
 import type { Logger } from '@nestjs/common';
+import { randomBytes } from 'node:crypto';
 import type { McpInvocation } from '../discovery/mcp-params.factory.js';
 import type { McpHandlerKind } from '../enums/mcp-handler-kind.enum.js';
 import { McpHandlerContext } from '../context/mcp-handler.context.js';
@@ -72,4 +73,16 @@ export async function visibleEntries<T extends { definition: { name: string }; c
 export function principalOf(call: McpCall): string | undefined {
   const auth = getMcpAuth(call.httpRequest);
   return auth?.subject ?? auth?.clientId;
+}
+
+/**
+ * Logs an unexpected failure once, at error level with its stack, under a fresh reference, and
+ * returns the only thing the client sees: a generic message quoting that reference (so a support
+ * request finds the log line, while paths, hosts or SQL in the error stay on the server).
+ */
+export function reportInternalError(logger: Logger, what: string, requestId: unknown, error: unknown): string {
+  const ref = randomBytes(8).toString('hex');
+  const message = error instanceof Error ? error.message : String(error);
+  logger.error(`${what} failed (request ${String(requestId)}, ref ${ref}): ${message}`, error instanceof Error ? error.stack : undefined);
+  return `Internal error (ref ${ref})`;
 }

@@ -26,6 +26,7 @@ import { McpRegistry } from '../discovery/mcp.registry.js';
 import { CompletionHandler } from './completion.handler.js';
 import { PromptsHandler } from './prompts.handler.js';
 import { ResourcesHandler } from './resources.handler.js';
+import { reportInternalError } from './handler-run.js';
 import { SubscriptionsHandler } from './subscriptions.handler.js';
 import { ToolsHandler } from './tools.handler.js';
 import { classifyOutbound, McpTelemetry } from '../telemetry/mcp-telemetry.js';
@@ -209,12 +210,8 @@ export class McpDispatcher {
       const withMeta: Result = { ...result, _meta: { ...(result._meta ?? {}), ...this.serverMeta } };
       return { kind: 'response', message: { jsonrpc: '2.0', id: request.id, result: withMeta }, httpStatus: 200 };
     } catch (error) {
-      const known = isMcpError(error) ? error : undefined;
-      if (!known) {
-        // Unexpected: logged once with the request id; the client gets a generic message, no internals.
-        this.logger.error(`Unexpected error serving ${request.method} (request ${String(request.id)})`, error instanceof Error ? error.stack : String(error));
-      }
-      const mcpError = known ?? new InternalError();
+      // Unexpected errors are logged once; the client gets a generic message with their reference.
+      const mcpError = isMcpError(error) ? error : new InternalError(reportInternalError(this.logger, request.method, request.id, error));
       return {
         kind: 'response',
         message: { jsonrpc: '2.0', id: request.id, error: mcpError.toJsonRpc() },

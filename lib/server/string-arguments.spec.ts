@@ -23,6 +23,17 @@ function failure(run: () => unknown): InvalidParamsError {
 }
 
 describe('convertStringArguments', () => {
+  it('arguments named like Object.prototype members are unknown arguments, kept as own data', () => {
+    const converted = convertStringArguments(JSON.parse('{"count":"3","constructor":5,"__proto__":{"polluted":true}}'), SCHEMAS, new Set(), 'prompts/get');
+    expect(Object.getPrototypeOf(converted)).toBe(Object.prototype);
+    expect(Object.entries(converted)).toEqual([
+      ['count', 3],
+      ['constructor', 5],
+      ['__proto__', { polluted: true }],
+    ]);
+    expect((converted as { polluted?: unknown }).polluted).toBeUndefined();
+  });
+
   it('converts each declared type', () => {
     expect(
       convertStringArguments({ ratio: '2.5', count: '7', loud: 'true', tone: 'formal', level: '2', name: ' spaced ' }, SCHEMAS, new Set(), 'prompts/get'),

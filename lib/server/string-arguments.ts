@@ -14,16 +14,17 @@ export function convertStringArguments(
 ): JsonObject {
   if (raw !== undefined && raw !== null && !isPlainObject(raw)) throw new InvalidParamsError(`${what} "arguments" must be an object`);
   const values = (raw ?? {}) as JsonObject;
-  const converted: JsonObject = {};
   for (const name of required) {
     if (values[name] === undefined || values[name] === null) throw new InvalidParamsError(`Missing required argument "${name}"`);
   }
-  for (const [name, value] of Object.entries(values)) {
-    const schema = schemas[name];
-    // Unknown arguments are passed through as sent; the handler decides.
-    converted[name] = schema ? convertOne(name, value, schema) : value;
-  }
-  return converted;
+  // Own properties only: an argument named `constructor` or `__proto__` is unknown, not Object's, and
+  // fromEntries defines keys instead of assigning them (assigning `__proto__` would swap the prototype).
+  return Object.fromEntries(
+    Object.entries(values).map(([name, value]) =>
+      // Unknown arguments are passed through as sent; the handler decides.
+      [name, Object.hasOwn(schemas, name) ? convertOne(name, value, schemas[name]) : value],
+    ),
+  );
 }
 
 function convertOne(name: string, value: unknown, schema: JsonSchemaObject): unknown {

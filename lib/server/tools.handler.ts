@@ -1,4 +1,4 @@
-import { Inject, Injectable, IntrinsicException, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { McpCall } from '../context/mcp-call.js';
 import { McpRegistry } from '../discovery/mcp.registry.js';
 import { MCP_SETTINGS } from '../mcp.constants.js';
@@ -8,9 +8,10 @@ import { InvalidParamsError, isMcpError } from '../protocol/mcp.error.js';
 import { isPlainObject } from '../protocol/request-meta.js';
 import type { JsonObject, Result } from '../protocol/wire.types.js';
 import { toCallToolResult, toolErrorResult } from '../results/tool-result.mapper.js';
+import { isDeliberateToolError } from '../results/tool-error.js';
 import { toDtoInstance, validateDto } from '../schema/index.js';
 import { McpHandlerKind } from '../enums/mcp-handler-kind.enum.js';
-import { principalOf, runHandler, visibleEntries } from './handler-run.js';
+import { principalOf, reportInternalError, runHandler, visibleEntries } from './handler-run.js';
 import { listResult } from './pagination.js';
 
 /** `tools/list` and `tools/call`. @internal */
@@ -55,14 +56,10 @@ export class ToolsHandler {
       return outcome.kind === 'value' ? toCallToolResult(outcome.value) : outcome.result;
     } catch (error) {
       if (isMcpError(error)) throw error;
-      // A failing tool is a tool result, so the model sees why. Unexpected errors are logged here,
-      // once, with the request id (exception filters ran before, and Nest's own fallback never
-      // does); Nest's HttpExceptions (IntrinsicException) are answers, not faults, and are not logged.
-      const message = error instanceof Error ? error.message : String(error);
-      if (!(error instanceof IntrinsicException)) {
-        this.logger.error(`Tool "${name}" failed (request ${String(call.request.id)}): ${message}`, error instanceof Error ? error.stack : undefined);
-      }
-      return toolErrorResult(message || 'The tool failed');
+      // A failing tool is a tool result, so the model sees why. Exception filters ran before, and
+      // Nest's own fallback never does, so this is the one place a failure is logged.
+      if (isDeliberateToolError(error)) return toolErrorResult(error.message || 'The tool failed');
+      return toolErrorResult(reportInternalError(this.logger, `Tool "${name}"`, call.request.id, error));
     }
   }
 }

@@ -7,11 +7,12 @@ export enum Language {
   Python = 'python',
 }
 
-const FRAMEWORKS: Record<string, string[]> = {
-  typescript: ['nestjs', 'express', 'fastify', 'next'],
-  java: ['spring', 'quarkus', 'micronaut'],
-  python: ['django', 'fastapi', 'flask'],
-};
+// A Map, not an object literal: the client-chosen language "constructor" must find nothing.
+const FRAMEWORKS = new Map([
+  ['typescript', ['nestjs', 'express', 'fastify', 'next']],
+  ['java', ['spring', 'quarkus', 'micronaut']],
+  ['python', ['django', 'fastapi', 'flask']],
+]);
 
 @Injectable()
 export class ReviewPrompts {
@@ -31,7 +32,8 @@ export class ReviewPrompts {
   /** Dynamic completion that honours the already-chosen language (context.arguments). */
   @McpComplete({ prompt: 'code-review', argument: 'framework' })
   completeFramework(value: string, context: { arguments: Record<string, string> }): string[] {
-    const candidates = context.arguments.language ? (FRAMEWORKS[context.arguments.language] ?? []) : Object.values(FRAMEWORKS).flat();
+    const language = context.arguments.language;
+    const candidates = language ? (FRAMEWORKS.get(language) ?? []) : [...FRAMEWORKS.values()].flat();
     return candidates.filter((name) => name.startsWith(value.toLowerCase()));
   }
 

@@ -1,10 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { McpArg, McpResource, McpResourceTemplate } from '../../lib/index.js';
 
-const USERS: Record<string, { name: string; plan: string }> = {
-  '1': { name: 'Ada', plan: 'pro' },
-  '2': { name: 'Linus', plan: 'team' },
-};
+// A Map, not an object literal: users://constructor/profile must not find Object's constructor.
+const USERS = new Map([
+  ['1', { name: 'Ada', plan: 'pro' }],
+  ['2', { name: 'Linus', plan: 'team' }],
+]);
 
 @Injectable()
 export class DocsResources {
@@ -27,7 +28,7 @@ export class DocsResources {
 
   @McpResourceTemplate({ uriTemplate: 'users://{id}/profile', name: 'user-profile', description: 'A user profile', mimeType: 'application/json' })
   userProfile(@McpArg('id', { description: 'The user id' }) id: string) {
-    const user = USERS[id];
+    const user = USERS.get(id);
     // Returning nothing means "no such resource": the client gets -32602 with the URI.
     return user ? JSON.stringify({ id, ...user }) : [];
   }

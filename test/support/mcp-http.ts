@@ -133,3 +133,20 @@ export async function startApp(imports: any[], endpoint = '/mcp', providers: any
   const baseUrl = `http://127.0.0.1:${port}`;
   return { app, baseUrl, url: `${baseUrl}${endpoint}` };
 }
+
+/** Compiles and initialises an app of `imports` that must fail start-up; resolves to its error. */
+export async function startupFailure(imports: any[]): Promise<Error> {
+  try {
+    const moduleRef = await Test.createTestingModule({ imports }).compile();
+    const app = moduleRef.createNestApplication({ logger: false });
+    try {
+      await app.init();
+    } finally {
+      await app.close().catch(() => undefined);
+    }
+  } catch (error) {
+    if (error instanceof Error) return error;
+    throw new Error(`start-up failed with a non-Error: ${String(error)}`);
+  }
+  throw new Error('start-up succeeded, but a failure was expected');
+}
