@@ -26,3 +26,28 @@ export const INVALID_RESOURCE = (source: string, reason: string) => `Invalid MCP
 export const DUPLICATE_ENDPOINT = (endpoint: string) =>
   `McpModule.forRoot() is imported more than once for the endpoint "${endpoint}": import it once, in the root module. ` +
   'It is global: any module can inject McpRegistry to add tools, prompts and resources at run time.';
+
+// Start-up checks of generated schemas: a hole lets any value through, unseen by the author.
+export const UNDECORATED_PARAMETER = (source: string, position: number, type: string) =>
+  `Parameter ${position} (${type}) of ${source} has no parameter decorator: it is not in the input schema and is always undefined. ` +
+  `Take it with @McpArg('name') (optional: @McpArg('name', { required: false })) or @McpArgs(), or inject the context with @ToolContext() and the like.`;
+
+const ANY_VALUE = 'accepts any value (schema {}): its type (a union, object, any or unknown) says nothing JSON Schema can check';
+const ANY_ITEMS = 'accepts arrays of anything: TypeScript keeps no item type at run time';
+
+export const ANY_VALUE_ARGUMENT = (source: string, name: string) =>
+  `Argument "${name}" of ${source} ${ANY_VALUE}. State its schema: @McpArg('${name}', { schema: { type: 'object' } }), with anyOf for a union or enum for literals.`;
+
+export const ANY_VALUE_PROPERTY = (source: string, dto: string, property: string) =>
+  `Property "${property}" of ${dto} (in ${source}) ${ANY_VALUE}. State its type: @IsObject(), @IsString(), ... or @McpField({ type: 'object' }), with anyOf for a union.`;
+
+export const UNTYPED_ARRAY_ARGUMENT = (source: string, name: string) =>
+  `Argument "${name}" of ${source} ${ANY_ITEMS}. Name the item type: @McpArg('${name}', { items: String }) (or a DTO class).`;
+
+export const UNTYPED_ARRAY_PROPERTY = (source: string, dto: string, property: string) =>
+  `Property "${property}" of ${dto} (in ${source}) ${ANY_ITEMS}. Name the item type: @IsString({ each: true }), ` +
+  `@ValidateNested({ each: true }) @Type(() => Item), or @McpField({ items: { type: 'string' } }).`;
+
+export const EMPTY_DTO_SCHEMA = (source: string, dto: string, role: 'input' | 'output') =>
+  `${dto}, the ${role} of ${source}, has no decorated property, so its ${role}Schema says nothing about its properties. ` +
+  `Decorate them with class-validator decorators or @McpField().`;

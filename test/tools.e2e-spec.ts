@@ -294,7 +294,7 @@ describe('tools on a fixture module (page size 2, every return pattern, scopes)'
       expect(await callTool(url, 'no-args')).toEqual({ resultType: 'complete', content: [{ type: 'text', text: 'nothing needed' }] });
       expect(await callTool(url, 'add')).toEqual({
         resultType: 'complete',
-        content: [{ type: 'text', text: 'Invalid arguments: missing required property "a"' }],
+        content: [{ type: 'text', text: 'Invalid arguments: missing required property "a"; missing required property "b"' }],
         isError: true,
       });
     });

@@ -18,7 +18,19 @@ import type {
   McpToolMetadata,
 } from '../interfaces/handler-metadata.interface.js';
 import { MCP_CONTEXT_TYPE, MCP_PARAM_ARGS_METADATA } from '../mcp.constants.js';
-import { INVALID_HEADER_PARAM, INVALID_RESOURCE, INVALID_TOOL_NAME, MISSING_DESCRIPTION, MIXED_ARGUMENT_STYLES } from '../mcp.messages.js';
+import {
+  ANY_VALUE_ARGUMENT,
+  ANY_VALUE_PROPERTY,
+  EMPTY_DTO_SCHEMA,
+  INVALID_HEADER_PARAM,
+  INVALID_RESOURCE,
+  INVALID_TOOL_NAME,
+  MISSING_DESCRIPTION,
+  MIXED_ARGUMENT_STYLES,
+  UNDECORATED_PARAMETER,
+  UNTYPED_ARRAY_ARGUMENT,
+  UNTYPED_ARRAY_PROPERTY,
+} from '../mcp.messages.js';
 import type { JsonSchemaObject, Prompt, PromptArgument, Tool } from '../protocol/wire.types.js';
 import {
   ArgumentValidator,
@@ -28,6 +40,8 @@ import {
   dtoToJsonSchema,
   schemaForDesignType,
 } from '../schema/index.js';
+import { dtoSchemaHoles } from '../schema/dto-schema.factory.js';
+import { isDtoClass, schemaHole } from '../schema/schema-helpers.js';
 import { McpMetadataAccessor, type McpParamMetadata } from './mcp-metadata.accessor.js';
 import { McpParamsFactory, type McpInvocation } from './mcp-params.factory.js';
 import { McpRegistry } from './mcp.registry.js';
@@ -42,12 +56,6 @@ import {
 import { UriTemplate } from './uri-template.js';
 
 const TOOL_NAME = /^[A-Za-z0-9_.-]{1,64}$/;
-const BUILT_IN_TYPES: readonly unknown[] = [String, Number, Boolean, Object, Array, Date, Promise, Function, Symbol, BigInt, Map, Set];
-
-/** A class that can describe arguments: any user class, not a built-in. */
-export function isDtoClass(type: unknown): type is Function {
-  return typeof type === 'function' && !BUILT_IN_TYPES.includes(type);
-}
 
 /** A provider method found at start-up, with everything needed to call it. @internal */
 export interface DiscoveredMethod {
@@ -72,6 +80,8 @@ export class McpExplorer implements OnModuleInit {
   private readonly paramsFactory = new McpParamsFactory();
   private readonly injector = new Injector();
   private readonly enhancers: NestEnhancers;
+  /** DTO properties already warned about: a DTO used by several handlers is reported once. */
+  private readonly warnedProperties = new Map<Function, Set<string>>();
 
   constructor(
     private readonly discovery: DiscoveryService,
@@ -240,13 +250,8 @@ export class McpExplorer implements OnModuleInit {
     const { classRef, prototype, methodName, source } = method;
     const types = this.accessor.getParamTypes(prototype, methodName);
     let params = this.accessor.getParams(classRef, methodName);
-    if (explicit) {
-      assertValidSchema(explicit, source);
-      assertObjectRootSchema(explicit, source);
-      return { inputSchema: explicit };
-    }
     const isArgument = (param: McpParamMetadata) => param.type === McpParamtype.ARGS || param.type === McpParamtype.ARG;
-    if (!params.some(isArgument)) {
+    if (!explicit && !params.some(isArgument)) {
       // Convenience: a single undecorated DTO parameter takes the arguments, as if it had @McpArgs().
       const decorated = new Set(params.map((param) => param.index));
       const candidates = types.map((type, index) => ({ type, index })).filter(({ index }) => !decorated.has(index));
@@ -255,23 +260,33 @@ export class McpExplorer implements OnModuleInit {
         params = this.accessor.getParams(classRef, methodName);
       }
     }
+    assertEveryParameterDecorated(types, params, source);
+    if (explicit) {
+      assertValidSchema(explicit, source);
+      assertObjectRootSchema(explicit, source);
+      return { inputSchema: explicit };
+    }
     const whole = params.filter((param) => param.type === McpParamtype.ARGS);
     const named = params.filter((param) => param.type === McpParamtype.ARG);
     if (whole.length > 0 && named.length > 0) throw new Error(MIXED_ARGUMENT_STYLES(source));
     if (whole.length > 0) {
       const type = types[whole[0].index];
-      if (isDtoClass(type)) return { inputSchema: dtoToJsonSchema(type) as Tool['inputSchema'], dto: type };
-      return { inputSchema: { type: 'object' } };
+      if (!isDtoClass(type)) return { inputSchema: { type: 'object' } };
+      this.warnIfEmptyDto(type, source, 'input');
+      this.warnAboutDtoHoles(type, source);
+      return { inputSchema: dtoToJsonSchema(type) as Tool['inputSchema'], dto: type };
     }
     if (named.length === 0) return { inputSchema: composeObjectSchema([], { additionalProperties: false }) };
     const options = this.accessor.getArgOptions(classRef, methodName);
     const args = named.map((param) => {
       const argOptions = options[param.index] ?? {};
+      const name = String(param.data);
+      const schema = schemaForDesignType(types[param.index], argOptions);
+      // An explicit `schema` is the author's word, even when it is `{}`.
+      if (argOptions.schema === undefined) this.warnAboutArgumentHoles(name, schema, [types[param.index], argOptions.items], source);
       return {
-        name: String(param.data),
-        schema: argOptions.title
-          ? { ...schemaForDesignType(types[param.index], argOptions), title: argOptions.title }
-          : schemaForDesignType(types[param.index], argOptions),
+        name,
+        schema: argOptions.title ? { ...schema, title: argOptions.title } : schema,
         required: argOptions.required !== false,
         header: argOptions.header,
       };
@@ -291,7 +306,33 @@ export class McpExplorer implements OnModuleInit {
       return output;
     }
     const type = output ?? this.accessor.getReturnType(method.prototype, method.methodName);
-    return isDtoClass(type) ? dtoToJsonSchema(type) : undefined;
+    if (!isDtoClass(type)) return undefined;
+    // Loose output properties only describe less; they let no bad input through, so only an empty DTO is reported.
+    this.warnIfEmptyDto(type, method.source, 'output');
+    return dtoToJsonSchema(type);
+  }
+
+  /** Warns about a named argument whose schema lets any value (or any array item) through. */
+  private warnAboutArgumentHoles(name: string, schema: JsonSchemaObject, types: readonly unknown[], source: string): void {
+    const hole = schemaHole(schema);
+    if (hole === 'any') this.logger.warn(ANY_VALUE_ARGUMENT(source, name));
+    if (hole === 'untyped-array') this.logger.warn(UNTYPED_ARRAY_ARGUMENT(source, name));
+    for (const type of types) if (isDtoClass(type)) this.warnAboutDtoHoles(type, source);
+  }
+
+  /** Warns once per DTO property (of `dto` or the DTOs nested in it) that lets any value through. */
+  private warnAboutDtoHoles(dto: Function, source: string): void {
+    for (const { dto: owner, property, hole } of dtoSchemaHoles(dto)) {
+      let warned = this.warnedProperties.get(owner);
+      if (warned === undefined) this.warnedProperties.set(owner, (warned = new Set()));
+      if (warned.has(property)) continue;
+      warned.add(property);
+      this.logger.warn(hole === 'any' ? ANY_VALUE_PROPERTY(source, owner.name, property) : UNTYPED_ARRAY_PROPERTY(source, owner.name, property));
+    }
+  }
+
+  private warnIfEmptyDto(dto: Function, source: string, role: 'input' | 'output'): void {
+    if (Object.keys(dtoToJsonSchema(dto).properties).length === 0) this.logger.warn(EMPTY_DTO_SCHEMA(source, dto.name, role));
   }
 
   /**
@@ -423,6 +464,18 @@ function toAccessError(error: unknown): unknown {
   if (error instanceof ForbiddenException) return new McpForbiddenError(error.message);
   if (error instanceof UnauthorizedException) return new McpUnauthorizedError(error.message);
   return error;
+}
+
+/**
+ * Every parameter must say what it receives: an undecorated one is always `undefined` (MCP fills
+ * only decorated parameters), so the method would compute from a value no client can send.
+ * Context and custom (`createParamDecorator`) decorators count as decorated.
+ */
+function assertEveryParameterDecorated(types: readonly unknown[], params: readonly McpParamMetadata[], source: string): void {
+  const decorated = new Set(params.map((param) => param.index));
+  types.forEach((type, index) => {
+    if (!decorated.has(index)) throw new Error(UNDECORATED_PARAMETER(source, index + 1, typeof type === 'function' ? type.name : String(type)));
+  });
 }
 
 /** RFC 9110 token characters: what an `x-mcp-header` name may use. */

@@ -72,6 +72,29 @@ describe('ArgumentValidator', () => {
     expect(validator.validate(args)).toEqual({ ok: false, message });
   });
 
+  it('names every bad argument, each once, in schema order', () => {
+    expect(validator.validate({ name: 1, email: 'nope', age: 'old', tags: ['a', 2, 3] })).toEqual({
+      ok: false,
+      message: 'Invalid arguments: "name" must be string; "email" must match format "email"; "age" must be integer; "tags[1]" must be string; "tags[2]" must be string',
+    });
+    expect(validator.validate({ address: {} })).toEqual({
+      ok: false,
+      message: 'Invalid arguments: missing required property "name"; missing required property "email"; missing required property "address.city"',
+    });
+  });
+
+  it('describes a failed anyOf once, through its alternatives, beside other errors', () => {
+    const union = new ArgumentValidator({
+      type: 'object',
+      $defs: { point: { type: 'object', properties: { x: { type: 'number' } }, required: ['x'] } },
+      properties: { at: { anyOf: [{ $ref: '#/$defs/point' }, { type: 'string' }] }, n: { type: 'integer', minimum: 3 } },
+    });
+    expect(union.validate({ at: { x: 'a' }, n: 1.5 })).toEqual({
+      ok: false,
+      message: 'Invalid arguments: "at" matches none of the allowed schemas (first: "at.x" must be number); "n" must be integer',
+    });
+  });
+
   it('does not coerce types', () => {
     expect(validator.validate({ ...valid, age: '3' }).ok).toBe(false);
   });
@@ -99,9 +122,10 @@ describe('ArgumentValidator', () => {
     it('validates composition, conditionals, $ref and additionalProperties', () => {
       expect(conformance.validate({ name: 'a', contactMethod: 'email', email: 'a@b.c' })).toEqual({ ok: true });
       expect(conformance.validate({ name: 'a', contactMethod: 'phone', phone: '1', address: { city: 'x' } })).toEqual({ ok: true });
+      // Both the anyOf and the else branch fail: each is reported.
       expect(conformance.validate({ name: 'a', contactMethod: 'email' })).toEqual({
         ok: false,
-        message: 'Invalid arguments: missing required property: one of "phone", "email"',
+        message: 'Invalid arguments: missing required property: one of "phone", "email"; missing required property "email"',
       });
       expect(conformance.validate({ name: 'a', contactMethod: 'email', phone: '1' })).toEqual({
         ok: false,

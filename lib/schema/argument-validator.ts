@@ -22,29 +22,32 @@ export interface ArgumentValidatorOptions {
   rootName?: string;
 }
 
-// One Ajv instance for every schema: compiled code and formats are shared, each schema compiles once.
+// Two shared Ajv instances: compiled code and formats are shared, each schema compiles once per instance.
 // - strict:false so annotation keywords such as `x-mcp-header` are accepted;
-// - allErrors:false because the first error is all a message reports and it stops early;
+// - the fast one has allErrors:false (it stops at the first error, all a valid/invalid answer needs);
+//   the thorough one, allErrors:true, runs only after a failure to name every bad argument;
 // - addUsedSchema:false so user schemas carrying the same `$id` do not collide in the registry;
 // - no `loadSchema`: Ajv never fetches remote `$ref`s (the spec forbids auto-dereferencing network
 //   URIs); an unresolvable `$ref` fails compilation, i.e. start-up.
-let sharedAjv: Ajv2020 | undefined;
+const sharedAjv = new Map<boolean, Ajv2020>();
 
-function ajv(): Ajv2020 {
-  if (sharedAjv === undefined) {
-    sharedAjv = new Ajv2020({ strict: false, allErrors: false, coerceTypes: false, addUsedSchema: false, logger: false });
+function ajv(allErrors: boolean): Ajv2020 {
+  let instance = sharedAjv.get(allErrors);
+  if (instance === undefined) {
+    instance = new Ajv2020({ strict: false, allErrors, coerceTypes: false, addUsedSchema: false, logger: false });
     // The package's CJS default export is the plugin itself; `.default` is the same function.
-    ajvFormats.default(sharedAjv);
+    ajvFormats.default(instance);
+    sharedAjv.set(allErrors, instance);
   }
-  return sharedAjv;
+  return instance;
 }
 
-function compile(schema: unknown, where: string): ValidateFunction {
+function compile(schema: unknown, where: string, allErrors = false): ValidateFunction {
   if (schema === null || typeof schema !== 'object' || Array.isArray(schema)) {
     throw new Error(`Invalid JSON Schema for ${where}: a schema must be an object`);
   }
   try {
-    return ajv().compile(schema as JsonSchemaObject);
+    return ajv(allErrors).compile(schema as JsonSchemaObject);
   } catch (error) {
     throw new Error(`Invalid JSON Schema for ${where}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
   }
@@ -76,39 +79,90 @@ const OK: ArgumentValidationResult = Object.freeze({ ok: true as const });
 /**
  * Validates tool arguments against a JSON Schema compiled once at construction. On the hot path
  * `validate()` allocates nothing beyond Ajv itself when the value is valid; on failure the message
- * names the field, e.g. `Invalid arguments: "address.city" must be string`.
+ * names every bad field, e.g. `Invalid arguments: "address.city" must be string; missing required property "name"`.
  * @publicApi
  */
 export class ArgumentValidator {
   private readonly check: ValidateFunction;
+  /** The all-errors twin of `check`, compiled on the first failure: most schemas never need it. */
+  private checkAll: ValidateFunction | undefined;
+  private readonly where: string;
   private readonly prefix: string;
   private readonly rootName: string;
 
   /** @throws Error naming `options.where` when the schema does not compile. */
   constructor(readonly schema: JsonSchemaObject, options: ArgumentValidatorOptions = {}) {
-    this.check = compile(schema, options.where ?? 'schema');
+    this.where = options.where ?? 'schema';
+    this.check = compile(schema, this.where);
     this.prefix = options.messagePrefix ?? 'Invalid arguments';
     this.rootName = options.rootName ?? 'arguments';
   }
 
   validate(args: unknown): ArgumentValidationResult {
     if (this.check(args)) return OK;
-    return { ok: false, message: `${this.prefix}: ${describeErrors(this.check.errors ?? [], this.rootName)}` };
+    this.checkAll ??= compile(this.schema, this.where, true);
+    this.checkAll(args);
+    return { ok: false, message: `${this.prefix}: ${describeErrors(this.checkAll.errors ?? this.check.errors ?? [], this.rootName)}` };
   }
 }
 
-/** Turns Ajv's errors (first failure, then its enclosing composite keywords) into one sentence. */
+/**
+ * Turns Ajv's errors into one sentence per bad value: the errors of an `anyOf`/`oneOf`'s branches
+ * are described through it, and each property is named once (its first error).
+ */
 function describeErrors(errors: readonly ErrorObject[], rootName: string): string {
   if (errors.length === 0) return 'validation failed';
-  // For anyOf/oneOf Ajv lists every branch's failure and then the anyOf error itself; the first
-  // branch's failure alone would be misleading, so describe the alternatives.
-  const last = errors[errors.length - 1]!;
-  if (last.keyword === 'anyOf' || last.keyword === 'oneOf') return describeAlternatives(last, errors, rootName);
-  return describeError(errors[0]!, rootName);
+  const problems: { key: string; sentence: string }[] = [];
+  const claimed = new Set<ErrorObject>();
+  // Backwards, so that a composite error claims its branches' errors before they are met alone.
+  for (let i = errors.length - 1; i >= 0; i--) {
+    const error = errors[i]!;
+    // An `if` error only sums up the `then`/`else` errors reported just before it.
+    if (claimed.has(error) || error.keyword === 'if') continue;
+    let sentence: string;
+    if (error.keyword === 'anyOf' || error.keyword === 'oneOf') {
+      const branches = branchesOf(errors, i);
+      for (const branch of branches) claimed.add(branch);
+      sentence = describeAlternatives(error, branches, rootName);
+    } else {
+      sentence = describeError(error, rootName);
+    }
+    problems.unshift({ key: problemKey(error), sentence });
+  }
+  // In Ajv's order, each bad value once (its first error).
+  const byKey = new Map<string, string>();
+  for (const { key, sentence } of problems) if (!byKey.has(key)) byKey.set(key, sentence);
+  return [...new Set(byKey.values())].join('; ');
 }
 
-function describeAlternatives(error: ErrorObject, errors: readonly ErrorObject[], rootName: string): string {
-  const branchErrors = errors.slice(0, -1);
+/**
+ * The errors of a failed `anyOf`/`oneOf` at `errors[index]`: Ajv reports them just before it, at or
+ * below its instance path. The run stops at an error of a sibling keyword of the same schema
+ * (errors inside a `$ref`'d branch carry the referenced schema's path and are kept).
+ */
+function branchesOf(errors: readonly ErrorObject[], index: number): ErrorObject[] {
+  const composite = errors[index]!;
+  const ownPath = `${composite.schemaPath}/`;
+  const parentPath = `${composite.schemaPath.slice(0, composite.schemaPath.lastIndexOf('/'))}/`;
+  let start = index;
+  while (start > 0) {
+    const previous = errors[start - 1]!;
+    const below = previous.instancePath === composite.instancePath || previous.instancePath.startsWith(`${composite.instancePath}/`);
+    const sibling = previous.schemaPath.startsWith(parentPath) && !previous.schemaPath.startsWith(ownPath);
+    if (!below || sibling) break;
+    start--;
+  }
+  return errors.slice(start, index);
+}
+
+/** Which value an error is about: a missing or unexpected property is its own value. */
+function problemKey(error: ErrorObject): string {
+  const params = error.params as Record<string, unknown>;
+  const property = params.missingProperty ?? params.additionalProperty ?? params.unevaluatedProperty;
+  return property === undefined ? error.instancePath : `${error.instancePath}/${String(property)}`;
+}
+
+function describeAlternatives(error: ErrorObject, branchErrors: readonly ErrorObject[], rootName: string): string {
   const at = error.instancePath;
   if (branchErrors.length > 0 && branchErrors.every((e) => e.keyword === 'required' && e.instancePath === at)) {
     const names = branchErrors.map((e) => `"${joinPath(at, String(e.params.missingProperty))}"`);

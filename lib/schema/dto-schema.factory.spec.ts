@@ -32,7 +32,7 @@ import {
   ValidateNested,
 } from 'class-validator';
 import type { JsonSchemaObject } from '../protocol/wire.types.js';
-import { dtoToJsonSchema } from './dto-schema.factory.js';
+import { dtoSchemaHoles, dtoToJsonSchema } from './dto-schema.factory.js';
 import { McpField, McpObject } from './mcp-field.decorator.js';
 
 /** A strict 2020-12 validator: any non-standard keyword except `x-mcp-header` fails to compile. */
@@ -360,5 +360,33 @@ describe('dtoToJsonSchema', () => {
   it('emits no OpenAPI/draft-4 leftovers', () => {
     const text = JSON.stringify([NumbersDto, PersonDto, TreeDto, EnumsDto].map((dto) => dtoToJsonSchema(dto)));
     expect(text).not.toMatch(/"nullable"|"definitions"|"exclusiveM(in|ax)imum":(true|false)/);
+  });
+
+  describe('dtoSchemaHoles', () => {
+    class TagDto {
+      @IsString() label!: string;
+      @IsOptional() meta?: Record<string, unknown>;
+    }
+
+    class HolesDto {
+      @IsDefined() value!: string | number;
+      @IsArray() tags!: string[];
+      @IsString({ each: true }) names!: string[];
+      @McpField({ items: { type: 'integer' } }) @IsArray() counts!: number[];
+      @McpField({ anyOf: [{ type: 'string' }, { type: 'number' }] }) @IsDefined() either!: string | number;
+      @ValidateNested() @Type(() => TagDto) tag!: TagDto;
+    }
+
+    it('names each property whose schema accepts any value or any array items, nested ones by their class', () => {
+      expect(dtoSchemaHoles(HolesDto)).toEqual([
+        { dto: HolesDto, property: 'value', hole: 'any' },
+        { dto: HolesDto, property: 'tags', hole: 'untyped-array' },
+        { dto: TagDto, property: 'meta', hole: 'any' },
+      ]);
+    });
+
+    it('finds none in a fully typed DTO', () => {
+      expect(dtoSchemaHoles(PersonDto)).toEqual([]);
+    });
   });
 });

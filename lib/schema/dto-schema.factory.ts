@@ -5,7 +5,8 @@ import { defaultMetadataStorage as transformerStorage } from 'class-transformer/
 import type { JsonSchemaObject } from '../protocol/wire.types.js';
 import { getMcpFieldOptions, getMcpObjectOptions, prototypeChain } from './mcp-field.decorator.js';
 import type { McpFieldOptions } from './mcp-field.decorator.js';
-import { builtinTypeSchema, deepFreeze, enumSchema, enumValues, isDtoClass, jsonTypeOf } from './schema-helpers.js';
+import { builtinTypeSchema, deepFreeze, enumSchema, enumValues, isDtoClass, jsonTypeOf, schemaHole } from './schema-helpers.js';
+import type { SchemaHole } from './schema-helpers.js';
 
 /**
  * The JSON Schema 2020-12 object schema generated for a DTO class.
@@ -21,7 +22,19 @@ export type DtoJsonSchema = JsonSchemaObject & {
 
 type ValidationMetadata = ReturnType<MetadataStorage['getTargetValidationMetadatas']>[number];
 
+/**
+ * A property whose generated schema does not say what its value is (see {@link dtoSchemaHoles}).
+ * @internal
+ */
+export interface DtoSchemaHole {
+  /** The class that declares the property: the root DTO or one nested in it. */
+  readonly dto: Function;
+  readonly property: string;
+  readonly hole: SchemaHole;
+}
+
 const cache = new WeakMap<Function, DtoJsonSchema>();
+const holesCache = new WeakMap<Function, readonly DtoSchemaHole[]>();
 
 /**
  * Generates the JSON Schema 2020-12 object schema of a DTO class from its class-validator
@@ -43,10 +56,22 @@ const cache = new WeakMap<Function, DtoJsonSchema>();
 export function dtoToJsonSchema(dto: Function): DtoJsonSchema {
   let schema = cache.get(dto);
   if (schema === undefined) {
-    schema = deepFreeze(buildRootSchema(dto));
+    const holes: DtoSchemaHole[] = [];
+    schema = deepFreeze(buildRootSchema(dto, holes));
     cache.set(dto, schema);
+    holesCache.set(dto, Object.freeze(holes));
   }
   return schema;
+}
+
+/**
+ * The properties of a DTO (and of the DTOs nested in it) whose schema accepts any value or any
+ * array items, found while {@link dtoToJsonSchema} built it: start-up warns about them.
+ * @internal
+ */
+export function dtoSchemaHoles(dto: Function): readonly DtoSchemaHole[] {
+  dtoToJsonSchema(dto);
+  return holesCache.get(dto)!;
 }
 
 interface BuildContext {
@@ -54,10 +79,12 @@ interface BuildContext {
   readonly stack: Function[];
   /** Classes that live under `$defs` (undefined until their def is built). */
   readonly defs: Map<Function, DtoJsonSchema | undefined>;
+  /** Properties whose schema says nothing about their value, collected for start-up warnings. */
+  readonly holes: DtoSchemaHole[];
 }
 
-function buildRootSchema(root: Function): DtoJsonSchema {
-  const ctx: BuildContext = { stack: [], defs: new Map() };
+function buildRootSchema(root: Function, holes: DtoSchemaHole[]): DtoJsonSchema {
+  const ctx: BuildContext = { stack: [], defs: new Map(), holes };
   const schema = buildObjectSchema(root, ctx);
   // Building a def can discover further recursive classes, so loop until every def is built.
   for (let pending = firstPendingDef(ctx); pending !== undefined; pending = firstPendingDef(ctx)) {
@@ -232,6 +259,8 @@ function buildPropertySchema(
     const { optional: _optional, ...keywords } = field;
     Object.assign(schema, keywords);
   }
+  const hole = schemaHole(schema);
+  if (hole !== undefined) ctx.holes.push({ dto: cls, property: name, hole });
   return schema;
 }
 

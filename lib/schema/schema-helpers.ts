@@ -87,6 +87,21 @@ export function builtinTypeSchema(type: unknown): JsonSchemaObject | undefined {
   }
 }
 
+/**
+ * How a generated schema fails to say what a value is: `any` — no keyword constrains it (the `{}` of
+ * a union, `object`, `any` or `unknown` type); `untyped-array` — an array whose items are unchecked.
+ */
+export type SchemaHole = 'any' | 'untyped-array';
+
+// Keywords that say what a value may be; a schema with none of them accepts anything.
+const VALUE_KEYWORDS = ['type', 'enum', 'const', '$ref', 'anyOf', 'oneOf', 'allOf', 'not', 'properties'];
+
+/** The hole in a generated schema, if any. */
+export function schemaHole(schema: JsonSchemaObject): SchemaHole | undefined {
+  if (schema.type === 'array') return schema.items === undefined && schema.prefixItems === undefined ? 'untyped-array' : undefined;
+  return VALUE_KEYWORDS.some((keyword) => schema[keyword] !== undefined) ? undefined : 'any';
+}
+
 /** Freezes a schema tree so a cached schema cannot be changed by one consumer for all others. */
 export function deepFreeze<T>(value: T): T {
   if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {

@@ -5,6 +5,7 @@ import { IsOptional, IsString, ValidateNested } from 'class-validator';
 import type { JsonSchemaObject } from '../protocol/wire.types.js';
 import { ArgumentValidator } from './argument-validator.js';
 import { dtoToJsonSchema } from './dto-schema.factory.js';
+import { schemaHole } from './schema-helpers.js';
 import { composeObjectSchema, schemaForDesignType } from './type-schema.util.js';
 
 enum Unit {
@@ -72,6 +73,21 @@ describe('schemaForDesignType', () => {
     const raw: JsonSchemaObject = { type: 'string', 'x-mcp-header': 'Region', anyOf: [{ minLength: 1 }] };
     expect(schemaForDesignType(Number, { schema: raw, description: 'ignored', enum: Unit })).toBe(raw);
     expect(raw).toEqual({ type: 'string', 'x-mcp-header': 'Region', anyOf: [{ minLength: 1 }] });
+  });
+});
+
+describe('schemaHole of a parameter schema', () => {
+  it.each([
+    [Object, {}, 'any'],
+    [Array, {}, 'untyped-array'],
+    [Array, { items: String }, undefined],
+    [Array, { enum: Unit }, undefined],
+    [Object, { enum: [1, 'a'] }, undefined],
+    [Object, { description: 'anything' }, 'any'],
+    [String, {}, undefined],
+    [QueryDto, {}, undefined],
+  ])('for %p with %j is %p', (type, options, hole) => {
+    expect(schemaHole(schemaForDesignType(type, options))).toBe(hole);
   });
 });
 
