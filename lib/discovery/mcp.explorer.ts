@@ -201,7 +201,7 @@ export class McpExplorer implements OnModuleInit {
     if (unknown.length > 0) {
       throw new Error(INVALID_RESOURCE(method.source, `@McpArg ${unknown.join(', ')} is not a variable of "${metadata.uriTemplate}"`));
     }
-    const variableSchemas = Object.fromEntries(template.variables.map((name) => [name, schemas[name] ?? { type: 'string' }]));
+    const variableSchemas = Object.fromEntries(template.variables.map((name) => [name, Object.hasOwn(schemas, name) ? schemas[name] : { type: 'string' }]));
     return { definition, source: method.source, template, variableSchemas, cache, invoke: this.createInvoker(method) };
   }
 

@@ -85,6 +85,12 @@ describe('validateDto', () => {
     );
   });
 
+  it('names every failing field, nested ones included, not just the first', async () => {
+    await expect(validateDto(toDtoInstance(TripDto, { ...plain, seats: 3, from: { name: 1 }, stops: [{ name: 2 }, { name: 3 }] }))).resolves.toBe(
+      'Invalid arguments: "seats" must be even; "from.name" must be a string; "stops[0].name" must be a string; "stops[1].name" must be a string',
+    );
+  });
+
   it('keeps a custom message that does not start with the property name', async () => {
     class Custom {
       @IsString({ message: 'Give me text' }) value!: string;

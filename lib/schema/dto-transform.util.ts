@@ -27,16 +27,17 @@ export function toDtoInstance<T extends object = object>(dto: (new (...args: nev
 
 /**
  * Runs class-validator on a DTO instance — this catches custom validators and anything else the
- * JSON Schema cannot express. Resolves to a message naming the first failing field
- * (`Invalid arguments: "address.city" must be a string`) or `undefined` when the instance is valid.
+ * JSON Schema cannot express. Resolves to a message naming every failing field, one failure each
+ * (`Invalid arguments: "address.city" must be a string; "age" must not be less than 0`), or
+ * `undefined` when the instance is valid.
  * @publicApi
  */
 export async function validateDto(instance: object, messagePrefix = 'Invalid arguments'): Promise<string | undefined> {
   // forbidUnknownValues:false — the instance comes from plainToInstance, never an unknown object,
   // and undeclared properties are allowed (see toDtoInstance).
   const errors = await validate(instance, { forbidUnknownValues: false });
-  const first = errors[0];
-  return first === undefined ? undefined : `${messagePrefix}: ${describeValidationError(first, '')}`;
+  if (errors.length === 0) return undefined;
+  return `${messagePrefix}: ${errors.flatMap((error) => describeValidationError(error, '')).join('; ')}`;
 }
 
 /** The path of the first prototype key in `value` (`address.constructor`, `items[2].__proto__`), if any. */
@@ -51,15 +52,15 @@ function findPrototypeKey(value: unknown, path: string): string | undefined {
   return undefined;
 }
 
-function describeValidationError(error: ValidationError, parentPath: string): string {
+/** One line per failing field (its first constraint), nested fields by their full path. */
+function describeValidationError(error: ValidationError, parentPath: string): string[] {
   const path = /^\d+$/.test(error.property) ? `${parentPath}[${error.property}]` : parentPath === '' ? error.property : `${parentPath}.${error.property}`;
-  const constraints = error.constraints === undefined ? [] : Object.values(error.constraints);
-  const message = constraints[0];
+  const message = error.constraints === undefined ? undefined : Object.values(error.constraints)[0];
   if (message === undefined) {
-    const child = error.children?.[0];
-    return child === undefined ? `"${path}" is invalid` : describeValidationError(child, path);
+    const children = error.children ?? [];
+    return children.length === 0 ? [`"${path}" is invalid`] : children.flatMap((child) => describeValidationError(child, path));
   }
   // class-validator's default messages start with the property name ("city must be a string");
   // replace it with the full path so nested failures are unambiguous.
-  return message.startsWith(`${error.property} `) ? `"${path}"${message.slice(error.property.length)}` : `"${path}": ${message}`;
+  return [message.startsWith(`${error.property} `) ? `"${path}"${message.slice(error.property.length)}` : `"${path}": ${message}`];
 }
