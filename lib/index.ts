@@ -19,6 +19,7 @@ export { McpField } from './schema/index.js';
 export * from './protocol/index.js';
 export * from './auth/index.js';
 export * from './telemetry/index.js';
+export * from './store/index.js';
 export type { McpInvocation, McpInvocationKind } from './discovery/mcp-params.factory.js';
 export { McpHandlerKind } from './enums/mcp-handler-kind.enum.js';
 export { bootstrapStdio, McpStdioTransport, StderrConsoleLogger, type McpStdioServer, type StdioBootstrapOptions } from './transport/stdio/index.js';

@@ -14,6 +14,10 @@ export { ROUTE_ARGS_METADATA as MCP_PARAM_ARGS_METADATA } from '@nestjs/common/c
 
 /** DI token of the resolved settings (options ⊕ ConfigService ⊕ defaults). @internal */
 export const MCP_SETTINGS = Symbol('MCP_SETTINGS');
+/** DI token of the McpStore (one-time requestState claims). @internal */
+export const MCP_STORE = Symbol('MCP_STORE');
+/** DI token of the RequestStateServices that InputRounds works with. @internal */
+export const REQUEST_STATE_SERVICES = Symbol('REQUEST_STATE_SERVICES');
 /** DI token of the provider that points the controller at the configured endpoint. @internal */
 export const MCP_ENDPOINT_BINDING = Symbol('MCP_ENDPOINT_BINDING');
 

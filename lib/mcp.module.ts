@@ -19,7 +19,8 @@ import {
   McpConfigurableModule,
 } from './mcp.module-definition.js';
 import { McpDispatcher } from './server/mcp.dispatcher.js';
-import { requestStateCodecProvider } from './server/mcp-request-state.provider.js';
+import { requestStateCodecProvider, requestStateServicesProvider } from './server/mcp-request-state.provider.js';
+import { mcpStoreProvider, McpStoreCloser } from './server/mcp-store.provider.js';
 import { CompletionHandler } from './server/completion.handler.js';
 import { PromptsHandler } from './server/prompts.handler.js';
 import { ResourcesHandler } from './server/resources.handler.js';
@@ -83,6 +84,9 @@ function withRuntime(definition: DynamicModule): DynamicModule {
       },
     },
     requestStateCodecProvider,
+    mcpStoreProvider,
+    McpStoreCloser,
+    requestStateServicesProvider,
     McpMetadataAccessor,
     McpRegistry,
     McpExplorer,

@@ -377,9 +377,21 @@ describe('elicitation by multi round-trip requests (e2e)', () => {
       expect(result.inputRequests.user_name.params.message).toBe('What is your name?');
     });
 
-    it('a retry with inputResponses and no requestState completes for a tool with an explicit key', async () => {
+    it('inputResponses without requestState are ignored: the question is asked (answers count only for questions the server asked)', async () => {
       const reply = await callTool(url, 'keyed', {}, { extra: { inputResponses: answer } });
-      expect(expectComplete(reply).content).toEqual([{ type: 'text', text: 'name=Ada' }]);
+      expect(Object.keys(expectInputRequired(reply).inputRequests)).toEqual(['user_name']);
+    });
+
+    it('with mrtr.acceptFirstRoundWithoutState, a first answer without requestState completes (as the conformance suite sends it)', async () => {
+      const { app: lenient, url: lenientUrl } = await startInteractiveApp({ mrtr: { acceptFirstRoundWithoutState: true } });
+      try {
+        const reply = await callTool(lenientUrl, 'keyed', {}, { extra: { inputResponses: answer } });
+        expect(expectComplete(reply).content).toEqual([{ type: 'text', text: 'name=Ada' }]);
+        const decline = await callTool(lenientUrl, 'keyed', {}, { extra: { inputResponses: { user_name: { action: 'decline' } } } });
+        expect(expectComplete(decline).content).toEqual([{ type: 'text', text: 'action=decline' }]);
+      } finally {
+        await lenient.close();
+      }
     });
 
     it('inputResponses: null asks again (fresh input_required)', async () => {
@@ -433,8 +445,9 @@ describe('elicitation by multi round-trip requests (e2e)', () => {
       expect(expectComplete(reply).content).toEqual([{ type: 'text', text: 'name=Ada' }]);
     });
 
-    it('a decline without requestState is answered by the tool', async () => {
-      const reply = await callTool(url, 'keyed', {}, { extra: { inputResponses: { user_name: { action: 'decline' } } } });
+    it('a decline with requestState is answered by the tool', async () => {
+      const first = expectInputRequired(await callTool(url, 'keyed', {}));
+      const reply = await callTool(url, 'keyed', {}, { extra: { inputResponses: { user_name: { action: 'decline' } }, requestState: first.requestState } });
       expect(expectComplete(reply).content).toEqual([{ type: 'text', text: 'action=decline' }]);
     });
   });

@@ -71,7 +71,7 @@ describe('McpModule configuration', () => {
       expect(result.ttlMs).toBe(0);
       expect(result.cacheScope).toBe('private');
       expect(await toolPages(url)).toEqual([CONFIG_FIXTURE_TOOL_NAMES]);
-      expect(app.get(MCP_SETTINGS, { strict: false }).mrtr).toEqual({ secret: undefined, ttl: 'PT5M', ttlMs: 300000, maxStateLength: 65536, maxInputResponses: 32 });
+      expect(app.get(MCP_SETTINGS, { strict: false }).mrtr).toEqual({ secret: undefined, ttl: 'PT5M', ttlMs: 300000, maxStateLength: 65536, maxInputResponses: 32, acceptFirstRoundWithoutState: false });
     });
   });
 

@@ -43,4 +43,17 @@ describe('resolveMcpSettings', () => {
     expect(() => resolveMcpSettings({ pageSize: 0 })).toThrow(/mocapi\.page-size/);
     expect(() => resolveMcpSettings({}, config({ 'mocapi.cache.scope': 'shared' }))).toThrow(/mocapi\.cache\.scope/);
   });
+
+  it('reads the store and the first-round switch, with their defaults', () => {
+    expect(resolveMcpSettings().store).toEqual({ instance: undefined, redisUrl: undefined, keyPrefix: 'nest-mcp:', maxEntries: 100_000 });
+    expect(resolveMcpSettings().mrtr.acceptFirstRoundWithoutState).toBe(false);
+    const settings = resolveMcpSettings(
+      {},
+      config({ MOCAPI_STORE_REDIS_URL: 'redis://r:6379', 'mocapi.store.key-prefix': 'app:', 'mocapi.store.max-entries': '50', MOCAPI_MRTR_ACCEPT_FIRST_ROUND_WITHOUT_STATE: 'true' }),
+    );
+    expect(settings.store).toMatchObject({ redisUrl: 'redis://r:6379', keyPrefix: 'app:', maxEntries: 50 });
+    expect(settings.mrtr.acceptFirstRoundWithoutState).toBe(true);
+    expect(() => resolveMcpSettings({}, config({ 'mocapi.mrtr.accept-first-round-without-state': 'yes' }))).toThrow(/accept-first-round-without-state/);
+    expect(() => resolveMcpSettings({ store: { maxEntries: 0 } })).toThrow(/mocapi\.store\.max-entries/);
+  });
 });

@@ -1,5 +1,8 @@
 import type { McpModuleOptions } from '../interfaces/mcp-module-options.interface.js';
 import type { CacheScope, Implementation } from '../protocol/wire.types.js';
+import type { McpStore } from '../store/mcp-store.js';
+import { DEFAULT_STORE_MAX_ENTRIES } from '../store/in-memory-mcp-store.js';
+import { DEFAULT_STORE_KEY_PREFIX } from '../store/redis-mcp-store.js';
 import { DEFAULT_ENDPOINT, DEFAULT_MRTR_TTL, DEFAULT_PAGE_SIZE } from '../mcp.constants.js';
 import { parseIsoDuration } from '../mrtr/iso-duration.util.js';
 
@@ -13,7 +16,16 @@ export interface McpSettings {
   /** `undefined` = any host (Origin is what stops DNS rebinding). */
   allowedHosts: readonly string[] | undefined;
   pageSize: number;
-  mrtr: { secret: string | undefined; ttlMs: number; ttl: string; maxStateLength: number; maxInputResponses: number };
+  mrtr: {
+    secret: string | undefined;
+    ttlMs: number;
+    ttl: string;
+    maxStateLength: number;
+    maxInputResponses: number;
+    acceptFirstRoundWithoutState: boolean;
+  };
+  /** `instance` wins; else Redis when `redisUrl` is set; else in memory. */
+  store: { instance: McpStore | undefined; redisUrl: string | undefined; keyPrefix: string; maxEntries: number };
   limits: {
     maxBodyBytes: number;
     maxJsonDepth: number;
@@ -56,6 +68,14 @@ function positiveInteger(value: string | number | undefined, key: string, fallba
     throw new Error(`${key} must be a ${allowZero ? 'non-negative' : 'positive'} integer; got "${value}"`);
   }
   return number;
+}
+
+function flag(value: string | boolean | undefined, key: string, fallback: boolean): boolean {
+  if (value === undefined || typeof value === 'boolean') return value ?? fallback;
+  const text = value.trim().toLowerCase();
+  if (text === 'true') return true;
+  if (text === 'false') return false;
+  throw new Error(`${key} must be "true" or "false"; got "${value}"`);
 }
 
 function duration(key: string, value: string): number {
@@ -104,6 +124,17 @@ export function resolveMcpSettings(options: McpModuleOptions = {}, config?: Conf
         'mocapi.mrtr.max-input-responses',
         32,
       ),
+      acceptFirstRoundWithoutState: flag(
+        options.mrtr?.acceptFirstRoundWithoutState ?? read('mocapi.mrtr.accept-first-round-without-state'),
+        'mocapi.mrtr.accept-first-round-without-state',
+        false,
+      ),
+    },
+    store: {
+      instance: options.store?.instance,
+      redisUrl: options.store?.redisUrl ?? read('mocapi.store.redis-url'),
+      keyPrefix: options.store?.keyPrefix ?? read('mocapi.store.key-prefix') ?? DEFAULT_STORE_KEY_PREFIX,
+      maxEntries: positiveInteger(options.store?.maxEntries ?? read('mocapi.store.max-entries'), 'mocapi.store.max-entries', DEFAULT_STORE_MAX_ENTRIES),
     },
     limits: {
       maxBodyBytes: positiveInteger(options.limits?.maxBodyBytes ?? read('mocapi.limits.max-body-bytes'), 'mocapi.limits.max-body-bytes', 1_048_576),

@@ -1,6 +1,7 @@
 import type { MeterProvider, TracerProvider } from '@opentelemetry/api';
 import type { McpAuthOptions } from '../auth/mcp-auth.interfaces.js';
 import type { CacheScope } from '../protocol/wire.types.js';
+import type { McpStore } from '../store/mcp-store.js';
 
 /**
  * Options of `McpModule.forRoot()` / `forRootAsync()`. Every field is optional: what is not
@@ -38,6 +39,26 @@ export interface McpModuleOptions {
     maxStateLength?: number;
     /** Most `inputResponses` entries accepted in one request. Config: `mocapi.mrtr.max-input-responses`. Default 32. */
     maxInputResponses?: number;
+    /**
+     * Take answers to the first question from a request that has no requestState, as the official
+     * conformance suite sends them. Config: `mocapi.mrtr.accept-first-round-without-state`. Default
+     * false: answers count only for questions the server asked, proven by its requestState.
+     */
+    acceptFirstRoundWithoutState?: boolean;
+  };
+  /**
+   * Server-side state shared by requests (and by instances, with Redis): each requestState is
+   * accepted once. Default: in memory, per instance.
+   */
+  store?: {
+    /** A store of your own (e.g. `new RedisMcpStore(client)`); wins over the settings below. The module does not close it. */
+    instance?: McpStore;
+    /** `redis://…` URL: use Redis (needs the `ioredis` package), shared by all instances. Config: `mocapi.store.redis-url`. */
+    redisUrl?: string;
+    /** Prefix of every Redis key. Config: `mocapi.store.key-prefix`. Default `nest-mcp:`. */
+    keyPrefix?: string;
+    /** Most entries the in-memory store holds (expired first, then the oldest give way). Config: `mocapi.store.max-entries`. Default 100000. */
+    maxEntries?: number;
   };
   /** Limits on what a request may carry; each rejection is a JSON-RPC error and the server keeps serving. */
   limits?: {

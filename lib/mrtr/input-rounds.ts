@@ -9,6 +9,8 @@ import type {
   JsonObject,
 } from '../protocol/wire.types.js';
 import { validateElicitResponse } from '../elicitation/elicit-response.validator.js';
+import type { McpStore } from '../store/mcp-store.js';
+import { callStore } from '../store/store-call.js';
 import { digestArguments, fingerprint } from './fingerprint.util.js';
 import { InputRequiredSignal } from './input-required.signal.js';
 import type { AnsweredRound, RequestStateCodec, RequestStatePayload } from './request-state.codec.js';
@@ -25,11 +27,25 @@ export interface InputRoundsTarget {
   principal?: string;
 }
 
+/** What InputRounds reads, seals and claims requestState with. */
+export interface RequestStateServices {
+  codec: RequestStateCodec;
+  /** Where each requestState id is claimed, once. */
+  store: McpStore;
+  /**
+   * Take answers to the first question from a request without requestState (as the official
+   * conformance suite sends them). Off: answers count only for questions the server asked.
+   */
+  acceptFirstRoundWithoutState?: boolean;
+}
+
 /** The MRTR fields of a retried request. */
 export interface InputRoundsParams {
   inputResponses?: unknown;
   requestState?: unknown;
 }
+
+export const REQUEST_STATE_REUSED = 'requestState was already used: start the call over without requestState';
 
 const IDEMPOTENCY_HINT =
   'The handler must ask the same questions, in the same order, on every run up to its last elicit(): ' +
@@ -50,14 +66,14 @@ export class InputRounds {
   pendingSignal: InputRequiredSignal | undefined;
 
   constructor(
-    private readonly codec: RequestStateCodec,
+    private readonly services: RequestStateServices,
     private readonly call: InputRoundsTarget,
     params: InputRoundsParams,
     private readonly capabilities: ClientCapabilities,
   ) {
     this.responses = isPlainObject(params.inputResponses) ? params.inputResponses : undefined;
     if (params.requestState !== undefined && params.requestState !== null) {
-      const state = codec.decode(params.requestState as string);
+      const state = services.codec.decode(params.requestState as string);
       if (state.method !== call.method || state.target !== call.target) {
         throw new InvalidParamsError(
           `requestState was issued for ${state.method} "${state.target}", not for ${call.method} "${call.target}"; start the call over without requestState`,
@@ -70,6 +86,18 @@ export class InputRounds {
       }
       this.state = state;
     }
+  }
+
+  /**
+   * Accepts the requestState once (the spec leaves one-time use to the server): a replayed round,
+   * here or on any instance sharing the store, is -32602. Call before the handler runs.
+   */
+  async claimState(): Promise<void> {
+    const state = this.state;
+    if (!state) return;
+    const ttlMs = this.services.codec.remainingTtlMs(state);
+    const first = await callStore('claim a requestState', () => this.services.store.claimOnce(`request-state:${state.id}`, ttlMs));
+    if (!first) throw new InvalidParamsError(REQUEST_STATE_REUSED);
   }
 
   /** Hashed only when a requestState is read or written: most calls never elicit. */
@@ -104,7 +132,7 @@ export class InputRounds {
     if (this.state && pending && position === this.state.rounds.length && pending.fingerprint !== print) {
       throw new InvalidParamsError(`The question at position ${position + 1} differs from the one the client answered. ${IDEMPOTENCY_HINT}`);
     }
-    const fresh = this.takeResponses(requests, keys);
+    const fresh = this.mayAnswer(position) ? this.takeResponses(requests, keys) : undefined;
     if (fresh) {
       this.answered.push({ fingerprint: print, responses: fresh });
       return fresh;
@@ -115,7 +143,7 @@ export class InputRounds {
 
   /** The `input_required` result for the outstanding signal, with a fresh, encrypted requestState. */
   toInputRequiredResult(signal: InputRequiredSignal): InputRequiredResult {
-    const requestState = this.codec.encode({
+    const requestState = this.services.codec.encode({
       method: this.call.method,
       target: this.call.target,
       argsDigest: this.argsDigest,
@@ -123,6 +151,15 @@ export class InputRounds {
       pending: { fingerprint: signal.fingerprint, keys: Object.keys(signal.inputRequests) },
     });
     return { resultType: 'input_required', inputRequests: signal.inputRequests, requestState };
+  }
+
+  /**
+   * Fresh answers count only for the question the server asked last, sealed as `pending` in the
+   * requestState; without one, predictable keys could answer questions never shown to the user.
+   */
+  private mayAnswer(position: number): boolean {
+    if (!this.state) return position === 0 && this.services.acceptFirstRoundWithoutState === true;
+    return this.state.pending !== undefined && position === this.state.rounds.length;
   }
 
   /** Fresh answers for all keys, or undefined when any is missing or malformed (then we ask again). */

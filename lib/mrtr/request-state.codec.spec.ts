@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { createCipheriv, randomBytes } from 'node:crypto';
 import { InvalidParamsError } from '../protocol/mcp.error.js';
-import { REQUEST_STATE_AAD, RequestStateCodec } from './request-state.codec.js';
+import { REQUEST_STATE_AAD, REQUEST_STATE_VERSION, RequestStateCodec } from './request-state.codec.js';
 import type { RequestStatePayload } from './request-state.codec.js';
 
 const RESTART = '; start the call over without requestState';
@@ -14,7 +14,7 @@ function setup(options?: { maxTokenLength?: number }) {
   return { clock, secret, codec };
 }
 
-const payload: Omit<RequestStatePayload, 'issuedAt'> = {
+const payload: Omit<RequestStatePayload, 'issuedAt' | 'id'> = {
   method: 'tools/call',
   target: 'checkout',
   argsDigest: 'RBNvo1WzZ4oRRq0W9-hknpT7T8If536DEMBg9hyq_4o',
@@ -41,7 +41,7 @@ function expectRejected(call: () => unknown, problem: string): void {
 }
 
 /** Builds a token in the documented layout, to reach the checks behind authentication. */
-function seal(secret: Buffer, plaintext: string, version = 1): string {
+function seal(secret: Buffer, plaintext: string, version = REQUEST_STATE_VERSION): string {
   const nonce = randomBytes(12);
   const cipher = createCipheriv('aes-256-gcm', secret, nonce);
   cipher.setAAD(Buffer.from(REQUEST_STATE_AAD));
@@ -52,11 +52,27 @@ function seal(secret: Buffer, plaintext: string, version = 1): string {
 const VERIFICATION = 'requestState failed verification (it was modified or issued with a different server key)';
 
 describe('RequestStateCodec', () => {
-  it('round-trips a payload and stamps issuedAt from the clock', () => {
+  it('round-trips a payload and stamps issuedAt from the clock and a random id', () => {
     const { codec, clock } = setup();
     const token = codec.encode(payload);
     expect(token).toMatch(/^[A-Za-z0-9_-]+$/);
-    expect(codec.decode(token)).toEqual({ ...payload, issuedAt: clock.now });
+    expect(codec.decode(token)).toEqual({ ...payload, issuedAt: clock.now, id: expect.stringMatching(/^[A-Za-z0-9_-]{22}$/) });
+  });
+
+  it('gives every token its own id, even for the same state at the same instant', () => {
+    const { codec } = setup();
+    const ids = new Set(Array.from({ length: 50 }, () => codec.decode(codec.encode(payload)).id));
+    expect(ids.size).toBe(50);
+  });
+
+  it('tells how long a token has left (what its one-time claim must outlive), at least 1 ms', () => {
+    const { codec, clock } = setup();
+    const decoded = codec.decode(codec.encode(payload));
+    expect(codec.remainingTtlMs(decoded)).toBe(TTL);
+    clock.now += 1_000;
+    expect(codec.remainingTtlMs(decoded)).toBe(TTL - 1_000);
+    clock.now += TTL;
+    expect(codec.remainingTtlMs(decoded)).toBe(1);
   });
 
   it('leaves pending out when there is none, and keeps empty rounds', () => {
@@ -66,14 +82,14 @@ describe('RequestStateCodec', () => {
     expect('pending' in decoded).toBe(false);
   });
 
-  it('uses version byte 1, a 12-byte nonce and a 16-byte tag, and a fresh nonce each time', () => {
+  it('uses version byte 2, a 12-byte nonce and a 16-byte tag, and a fresh nonce each time', () => {
     const { codec } = setup();
     const a = codec.encode(payload);
     const b = codec.encode(payload);
     expect(a).not.toBe(b);
     const bytesA = Buffer.from(a, 'base64url');
     const bytesB = Buffer.from(b, 'base64url');
-    expect(bytesA[0]).toBe(1);
+    expect(bytesA[0]).toBe(2);
     expect(bytesA.subarray(1, 13).equals(bytesB.subarray(1, 13))).toBe(false);
     expect(bytesA.length).toBe(bytesB.length);
     // The plaintext is encrypted: nothing readable leaks into the token.
@@ -159,21 +175,23 @@ describe('RequestStateCodec', () => {
     expectRejected(() => codec.decode(other.encode(payload)), VERIFICATION);
   });
 
-  it('rejects a token with another version byte', () => {
+  it('rejects a token with another version byte (version 1 tokens had no id)', () => {
     const { codec } = setup();
     const bytes = Buffer.from(codec.encode(payload), 'base64url');
-    bytes[0] = 2;
+    bytes[0] = 1;
     expectRejected(() => codec.decode(bytes.toString('base64url')), 'requestState has an unsupported format version');
   });
 
   it.each([
     ['not JSON', 'not json'],
     ['an array', '[]'],
-    ['a missing method', '{"t":"x","a":"d","r":[],"i":1750000000000}'],
-    ['a round that is not a pair', '{"m":"tools/call","t":"x","a":"d","r":[["fp"]],"i":1750000000000}'],
-    ['responses that are not an object', '{"m":"tools/call","t":"x","a":"d","r":[["fp",[1]]],"i":1750000000000}'],
-    ['non-string pending keys', '{"m":"tools/call","t":"x","a":"d","r":[],"p":["fp",[1]],"i":1750000000000}'],
-    ['a non-numeric issuedAt', '{"m":"tools/call","t":"x","a":"d","r":[],"i":"now"}'],
+    ['a missing method', '{"t":"x","a":"d","r":[],"i":1750000000000,"s":"id"}'],
+    ['a round that is not a pair', '{"m":"tools/call","t":"x","a":"d","r":[["fp"]],"i":1750000000000,"s":"id"}'],
+    ['responses that are not an object', '{"m":"tools/call","t":"x","a":"d","r":[["fp",[1]]],"i":1750000000000,"s":"id"}'],
+    ['non-string pending keys', '{"m":"tools/call","t":"x","a":"d","r":[],"p":["fp",[1]],"i":1750000000000,"s":"id"}'],
+    ['a missing id', '{"m":"tools/call","t":"x","a":"d","r":[],"i":1750000000000}'],
+    ['a non-string id', '{"m":"tools/call","t":"x","a":"d","r":[],"i":1750000000000,"s":7}'],
+    ['a non-numeric issuedAt', '{"m":"tools/call","t":"x","a":"d","r":[],"i":"now","s":"id"}'],
   ])('rejects an authentic token holding %s', (_label, plaintext) => {
     const { codec, secret } = setup();
     expectRejected(() => codec.decode(seal(secret, plaintext)), 'requestState does not hold the expected state');
@@ -181,13 +199,14 @@ describe('RequestStateCodec', () => {
 
   it('reads a hand-sealed token of the documented layout', () => {
     const { codec, secret, clock } = setup();
-    const token = seal(secret, `{"m":"resources/read","t":"file:///a","a":"d","r":[["fp",{"k":{"roots":[]}}]],"i":${clock.now}}`);
+    const token = seal(secret, `{"m":"resources/read","t":"file:///a","a":"d","r":[["fp",{"k":{"roots":[]}}]],"i":${clock.now},"s":"id-1"}`);
     expect(codec.decode(token)).toEqual({
       method: 'resources/read',
       target: 'file:///a',
       argsDigest: 'd',
       rounds: [{ fingerprint: 'fp', responses: { k: { roots: [] } } }],
       issuedAt: clock.now,
+      id: 'id-1',
     });
   });
 

@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, createSecretKey, randomFillSync } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createSecretKey, randomBytes, randomFillSync } from 'node:crypto';
 import type { KeyObject } from 'node:crypto';
 import { InvalidParamsError } from '../protocol/mcp.error.js';
 import { REQUEST_STATE_KEY_BYTES } from './request-state.key.js';
@@ -24,6 +24,8 @@ export interface RequestStatePayload {
   pending?: { fingerprint: string; keys: string[] };
   /** Epoch ms, set by encode(). */
   issuedAt: number;
+  /** Unique per token, set by encode(): the server accepts each token once, by this id. */
+  id: string;
 }
 
 export interface RequestStateCodecOptions {
@@ -32,9 +34,9 @@ export interface RequestStateCodecOptions {
 }
 
 /** First byte of every token; bump together with the AAD when the plaintext layout changes. */
-export const REQUEST_STATE_VERSION = 1;
+export const REQUEST_STATE_VERSION = 2;
 /** Binds ciphertexts to this purpose and layout, so a key reused elsewhere cannot be fed in. */
-export const REQUEST_STATE_AAD = 'nest-mcp/request-state/v1';
+export const REQUEST_STATE_AAD = 'nest-mcp/request-state/v2';
 
 const NONCE_BYTES = 12;
 const TAG_BYTES = 16;
@@ -44,6 +46,8 @@ const MAX_CLOCK_SKEW_MS = 60_000;
 const BASE64URL = /^[A-Za-z0-9_-]+$/;
 const AAD = Buffer.from(REQUEST_STATE_AAD, 'utf8');
 const RESTART = 'start the call over without requestState';
+// 128 random bits: ids never repeat in practice.
+const ID_BYTES = 16;
 
 /** Compact plaintext: short keys, rounds and pending as tuples. */
 interface WirePayload {
@@ -53,6 +57,7 @@ interface WirePayload {
   r: Array<[string, Record<string, unknown>]>;
   p?: [string, string[]];
   i: number;
+  s: string;
 }
 
 /**
@@ -86,17 +91,23 @@ export class RequestStateCodec {
     this.key = createSecretKey(secret);
   }
 
+  /** Milliseconds until `payload` expires (at least 1): how long its one-time claim must be kept. */
+  remainingTtlMs(payload: RequestStatePayload): number {
+    return Math.max(1, payload.issuedAt + this.ttlMs - this.clock());
+  }
+
   /**
-   * Stamps issuedAt and seals the payload. Throws InvalidParamsError when the state (mostly the
+   * Stamps issuedAt and a fresh id, and seals the payload. Throws InvalidParamsError when the state (mostly the
    * client's own answers) would not fit maxTokenLength, rather than issuing a token decode() refuses.
    */
-  encode(payload: Omit<RequestStatePayload, 'issuedAt'>): string {
+  encode(payload: Omit<RequestStatePayload, 'issuedAt' | 'id'>): string {
     const wire: WirePayload = {
       m: payload.method,
       t: payload.target,
       a: payload.argsDigest,
       r: payload.rounds.map((round) => [round.fingerprint, round.responses]),
       i: this.clock(),
+      s: randomBytes(ID_BYTES).toString('base64url'),
     };
     if (payload.pending !== undefined) wire.p = [payload.pending.fingerprint, payload.pending.keys];
     const plaintext = Buffer.from(JSON.stringify(wire), 'utf8');
@@ -187,8 +198,8 @@ function toPayload(plaintext: Buffer): RequestStatePayload | undefined {
     return undefined;
   }
   if (!isRecord(wire)) return undefined;
-  const { m, t, a, r, p, i } = wire;
-  if (typeof m !== 'string' || typeof t !== 'string' || typeof a !== 'string') return undefined;
+  const { m, t, a, r, p, i, s } = wire;
+  if (typeof m !== 'string' || typeof t !== 'string' || typeof a !== 'string' || typeof s !== 'string') return undefined;
   if (typeof i !== 'number' || !Number.isFinite(i) || !Array.isArray(r)) return undefined;
   const rounds: AnsweredRound[] = new Array(r.length);
   for (let n = 0; n < r.length; n++) {
@@ -198,7 +209,7 @@ function toPayload(plaintext: Buffer): RequestStatePayload | undefined {
     }
     rounds[n] = { fingerprint: entry[0], responses: entry[1] };
   }
-  const payload: RequestStatePayload = { method: m, target: t, argsDigest: a, rounds, issuedAt: i };
+  const payload: RequestStatePayload = { method: m, target: t, argsDigest: a, rounds, issuedAt: i, id: s };
   if (p !== undefined) {
     if (!Array.isArray(p) || p.length !== 2 || typeof p[0] !== 'string' || !Array.isArray(p[1])) return undefined;
     const keys: unknown[] = p[1];

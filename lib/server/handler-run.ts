@@ -23,6 +23,7 @@ export async function runHandler(
   logger: Logger,
   invoke: (context: McpHandlerContext) => Promise<unknown>,
 ): Promise<HandlerOutcome> {
+  await rounds.claimState();
   const context = new McpHandlerContext(call, rounds, target);
   try {
     const value = await invoke(context);

@@ -1,8 +1,9 @@
 import { Logger, type Provider } from '@nestjs/common';
-import { MCP_SETTINGS } from '../mcp.constants.js';
+import { MCP_SETTINGS, MCP_STORE, REQUEST_STATE_SERVICES } from '../mcp.constants.js';
 import { EPHEMERAL_SECRET } from '../mcp.messages.js';
 import type { McpSettings } from '../config/mcp-settings.js';
-import { generateEphemeralSecret, parseRequestStateSecret, RequestStateCodec } from '../mrtr/index.js';
+import { generateEphemeralSecret, parseRequestStateSecret, RequestStateCodec, type RequestStateServices } from '../mrtr/index.js';
+import type { McpStore } from '../store/mcp-store.js';
 
 /** The requestState codec, keyed by `mocapi.mrtr.secret` (or an ephemeral key, with one warning). @internal */
 export const requestStateCodecProvider: Provider = {
@@ -13,4 +14,15 @@ export const requestStateCodecProvider: Provider = {
     const secret = settings.mrtr.secret ? parseRequestStateSecret(settings.mrtr.secret) : generateEphemeralSecret();
     return new RequestStateCodec(secret, settings.mrtr.ttlMs, undefined, { maxTokenLength: settings.mrtr.maxStateLength });
   },
+};
+
+/** The codec, the store that claims each requestState once, and the MRTR settings, for InputRounds. @internal */
+export const requestStateServicesProvider: Provider = {
+  provide: REQUEST_STATE_SERVICES,
+  inject: [RequestStateCodec, MCP_STORE, MCP_SETTINGS],
+  useFactory: (codec: RequestStateCodec, store: McpStore, settings: McpSettings): RequestStateServices => ({
+    codec,
+    store,
+    acceptFirstRoundWithoutState: settings.mrtr.acceptFirstRoundWithoutState,
+  }),
 };

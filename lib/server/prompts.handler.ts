@@ -1,9 +1,9 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { McpCall } from '../context/mcp-call.js';
 import { McpRegistry } from '../discovery/mcp.registry.js';
-import { MCP_SETTINGS } from '../mcp.constants.js';
+import { MCP_SETTINGS, REQUEST_STATE_SERVICES } from '../mcp.constants.js';
 import type { McpSettings } from '../config/mcp-settings.js';
-import { InputRounds, RequestStateCodec } from '../mrtr/index.js';
+import { InputRounds, type RequestStateServices } from '../mrtr/index.js';
 import { InvalidParamsError } from '../protocol/mcp.error.js';
 import type { JsonObject, Result } from '../protocol/wire.types.js';
 import { toGetPromptResult } from '../results/prompt-result.mapper.js';
@@ -20,7 +20,7 @@ export class PromptsHandler {
 
   constructor(
     private readonly registry: McpRegistry,
-    private readonly codec: RequestStateCodec,
+    @Inject(REQUEST_STATE_SERVICES) private readonly requestState: RequestStateServices,
     @Inject(MCP_SETTINGS) private readonly settings: McpSettings,
   ) {}
 
@@ -37,7 +37,7 @@ export class PromptsHandler {
     const required = new Set((prompt.definition.arguments ?? []).filter((arg) => arg.required).map((arg) => arg.name));
     const args = convertStringArguments(params.arguments, prompt.argumentSchemas, required, 'prompts/get');
     const rounds = new InputRounds(
-      this.codec,
+      this.requestState,
       { method: 'prompts/get', target: name, arguments: params.arguments ?? {}, principal: principalOf(call) },
       params,
       call.meta.clientCapabilities,

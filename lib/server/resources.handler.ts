@@ -2,9 +2,9 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { McpCall } from '../context/mcp-call.js';
 import { McpRegistry } from '../discovery/mcp.registry.js';
 import type { McpCacheOptions } from '../interfaces/handler-metadata.interface.js';
-import { MCP_SETTINGS } from '../mcp.constants.js';
+import { MCP_SETTINGS, REQUEST_STATE_SERVICES } from '../mcp.constants.js';
 import type { McpSettings } from '../config/mcp-settings.js';
-import { InputRounds, RequestStateCodec } from '../mrtr/index.js';
+import { InputRounds, type RequestStateServices } from '../mrtr/index.js';
 import { InvalidParamsError } from '../protocol/mcp.error.js';
 import type { CacheHints, JsonObject, Result } from '../protocol/wire.types.js';
 import { toResourceContents } from '../results/resource-result.mapper.js';
@@ -20,7 +20,7 @@ export class ResourcesHandler {
 
   constructor(
     private readonly registry: McpRegistry,
-    private readonly codec: RequestStateCodec,
+    @Inject(REQUEST_STATE_SERVICES) private readonly requestState: RequestStateServices,
     @Inject(MCP_SETTINGS) private readonly settings: McpSettings,
   ) {}
 
@@ -45,7 +45,7 @@ export class ResourcesHandler {
     const args = matched
       ? convertStringArguments(matched.variables, matched.template.variableSchemas, new Set(), 'resources/read')
       : {};
-    const rounds = new InputRounds(this.codec, { method: 'resources/read', target: uri, arguments: {}, principal: principalOf(call) }, params, call.meta.clientCapabilities);
+    const rounds = new InputRounds(this.requestState, { method: 'resources/read', target: uri, arguments: {}, principal: principalOf(call) }, params, call.meta.clientCapabilities);
     const outcome = await runHandler(call, rounds, uri, this.logger, (context) =>
       entry.invoke({
         request: call.request,

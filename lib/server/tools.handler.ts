@@ -1,9 +1,9 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { McpCall } from '../context/mcp-call.js';
 import { McpRegistry } from '../discovery/mcp.registry.js';
-import { MCP_SETTINGS } from '../mcp.constants.js';
+import { MCP_SETTINGS, REQUEST_STATE_SERVICES } from '../mcp.constants.js';
 import type { McpSettings } from '../config/mcp-settings.js';
-import { InputRounds, RequestStateCodec } from '../mrtr/index.js';
+import { InputRounds, type RequestStateServices } from '../mrtr/index.js';
 import { InvalidParamsError, isMcpError } from '../protocol/mcp.error.js';
 import { isPlainObject } from '../protocol/request-meta.js';
 import type { JsonObject, Result } from '../protocol/wire.types.js';
@@ -21,7 +21,7 @@ export class ToolsHandler {
 
   constructor(
     private readonly registry: McpRegistry,
-    private readonly codec: RequestStateCodec,
+    @Inject(REQUEST_STATE_SERVICES) private readonly requestState: RequestStateServices,
     @Inject(MCP_SETTINGS) private readonly settings: McpSettings,
   ) {}
 
@@ -38,7 +38,7 @@ export class ToolsHandler {
     const args = params.arguments ?? {};
     if (!isPlainObject(args)) throw new InvalidParamsError('tools/call "arguments" must be an object');
 
-    const rounds = new InputRounds(this.codec, { method: 'tools/call', target: name, arguments: args, principal: principalOf(call) }, params, call.meta.clientCapabilities);
+    const rounds = new InputRounds(this.requestState, { method: 'tools/call', target: name, arguments: args, principal: principalOf(call) }, params, call.meta.clientCapabilities);
     // Invalid arguments are a tool error, not a protocol error, so the model can correct itself (SEP-1303).
     const check = tool.validator.validate(args);
     if (!check.ok) return toolErrorResult(check.message);

@@ -17,6 +17,8 @@ import { ConformanceTools } from './conformance.tools.js';
       version: '0.1.0',
       title: 'nest-mcp conformance fixture',
       // The requestState key stays ephemeral: one fixture process serves the whole run.
+      // input-required-result-ignore-extra-params answers the first question with no requestState.
+      mrtr: { acceptFirstRoundWithoutState: true },
     }),
   ],
   providers: [ConformanceTools, ConformanceInputTools, ConformancePrompts, ConformanceResources],

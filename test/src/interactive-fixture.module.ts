@@ -1,13 +1,14 @@
 import { Module, type DynamicModule, type INestApplication, type LoggerService, type Type } from '@nestjs/common';
 import { ConfigModule } from '@nestjs/config';
 import { Test } from '@nestjs/testing';
-import { McpModule } from '../../lib/index.js';
+import { McpModule, type McpModuleOptions } from '../../lib/index.js';
 import { BillingService } from '../../sample/tools/billing.service.js';
 import { InteractiveTools } from '../../sample/tools/interactive.tools.js';
 import { InteractiveFixtureTools } from './interactive-fixture.tools.js';
 
 export interface InteractiveFixtureOptions {
-  mrtr?: { secret?: string; ttl?: string };
+  mrtr?: McpModuleOptions['mrtr'];
+  store?: McpModuleOptions['store'];
   /** Configuration served by a global ConfigModule (e.g. `{ mocapi: { mrtr: { secret } } }`); no .env file is read. */
   config?: Record<string, unknown>;
   /** The application logger; default: errors only. */
@@ -22,7 +23,7 @@ export class InteractiveFixtureModule {
       module: InteractiveFixtureModule,
       imports: [
         ...(options.config ? [ConfigModule.forRoot({ isGlobal: true, ignoreEnvFile: true, load: [() => options.config!] })] : []),
-        McpModule.forRoot({ name: 'interactive-fixture', version: '1.0.0', ...(options.mrtr ? { mrtr: options.mrtr } : {}) }),
+        McpModule.forRoot({ name: 'interactive-fixture', version: '1.0.0', mrtr: options.mrtr, store: options.store }),
       ],
       providers: [InteractiveTools, BillingService, InteractiveFixtureTools],
     };

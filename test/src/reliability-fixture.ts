@@ -104,6 +104,7 @@ export class ReliabilityTools {
 export interface ReliabilityOptions {
   limits?: McpModuleOptions['limits'];
   mrtr?: McpModuleOptions['mrtr'];
+  store?: McpModuleOptions['store'];
   /** Express's JSON parser limit; default '2mb' (so the module's own 1 MiB limit is what answers). `null` keeps Nest's 100 kb. */
   bodyLimit?: string | null;
   /** Stamps `X-Instance: <instance>` on every response. */
@@ -122,6 +123,7 @@ export class ReliabilityFixtureModule {
           version: '1.0.0',
           ...(options.limits ? { limits: options.limits } : {}),
           ...(options.mrtr ? { mrtr: options.mrtr } : {}),
+          ...(options.store ? { store: options.store } : {}),
         }),
       ],
       providers: [GreetingTools, InteractiveTools, BillingService, ReliabilityTools],

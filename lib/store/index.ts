@@ -1,0 +1,3 @@
+export type { McpStore } from './mcp-store.js';
+export { InMemoryMcpStore, type InMemoryMcpStoreOptions } from './in-memory-mcp-store.js';
+export { RedisMcpStore, type RedisCommands, type RedisMcpStoreOptions } from './redis-mcp-store.js';
