@@ -79,13 +79,13 @@ describe('disconnect, timeout and cancellation (e2e)', () => {
     expect(echo.result.content[0].text).toBe('after disconnect');
   });
 
-  it("(b) limits.callTimeout PT0.2S on a slow tool → -32001 and the tool's signal fired", async () => {
+  it("(b) limits.callTimeout PT0.2S on a slow tool → -31008 and the tool's signal fired", async () => {
     const tag = 'timeout';
     const began = Date.now();
     const response = await start(timed.url, callBody('slow', { tag, ms: 3000 }, { id: 'slow-timeout' }));
     const body = (await response.json()) as Json;
     expect(body.id).toBe('slow-timeout');
-    expect(body.error.code).toBe(-32001);
+    expect(body.error.code).toBe(-31008);
     expect(body.error.message).toMatch(/timed out after 200 ms/);
     expect(body).not.toHaveProperty('result');
     expect(Date.now() - began).toBeLessThan(2500);
@@ -96,12 +96,12 @@ describe('disconnect, timeout and cancellation (e2e)', () => {
     expect(quick.result.content[0].text).toBe('quick');
   });
 
-  it('(b) a timed-out progress stream ends with the -32001 error as its last event', async () => {
+  it('(b) a timed-out progress stream ends with the -31008 error as its last event', async () => {
     const tag = 'timeout-sse';
     const response = await start(timed.url, callBody('drip', { tag, steps: 100, gapMs: 50 }, { id: 'drip-timeout', progressToken: 'p-timeout' }));
     const messages = parseSse(await response.text());
     expect(messages.length).toBeGreaterThan(1);
-    expect(messages.at(-1)).toMatchObject({ id: 'drip-timeout', error: { code: -32001 } });
+    expect(messages.at(-1)).toMatchObject({ id: 'drip-timeout', error: { code: -31008 } });
     expect(messages.slice(0, -1).every((message) => message.method === 'notifications/progress')).toBe(true);
     expect(await waitFor(() => run(tag).finished)).toBe(true);
     expect(run(tag).aborted).toBe(true);
@@ -178,7 +178,7 @@ describe('graceful shutdown with app.close() (e2e)', () => {
     if ('status' in late) {
       expect(late.status).toBe(503);
       expect(late.retryAfter).toBe('1');
-      expect(late.body).toMatchObject({ jsonrpc: '2.0', id: 'late', error: { code: -32002 } });
+      expect(late.body).toMatchObject({ jsonrpc: '2.0', id: 'late', error: { code: -31503 } });
     } else {
       expect(late.refused).toMatch(/ECONNREFUSED|ECONNRESET|other side closed/);
     }

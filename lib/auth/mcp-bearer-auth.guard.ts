@@ -1,6 +1,6 @@
 import { Catch, HttpException, Injectable, type ArgumentsHost, type CanActivate, type ExceptionFilter, type ExecutionContext } from '@nestjs/common';
 import type { ServerResponse } from 'node:http';
-import { isPlainObject } from '../protocol/request-meta.js';
+import { isPlainObject } from '../protocol/json-value.js';
 import { OriginPolicy } from '../transport/http/origin.policy.js';
 import { McpAccessErrorCode } from './mcp-auth.errors.js';
 import { setScopeChallenge, type McpAuthenticatedRequest } from './mcp-auth-info.js';

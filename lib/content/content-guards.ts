@@ -1,12 +1,9 @@
 import type { McpToolResult } from '../interfaces/handler-results.interface.js';
 import type { ContentBlock } from '../protocol/wire.types.js';
 import { isAnnotations } from './annotations.js';
+import { isPlainObject } from '../protocol/json-value.js';
 
 type Fields = Record<string, unknown>;
-
-function isObject(value: unknown): value is Fields {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 function optional(value: unknown, check: (v: unknown) => boolean): boolean {
   return value === undefined || check(value);
@@ -16,11 +13,11 @@ const isString = (v: unknown): boolean => typeof v === 'string';
 
 /** Fields every block may carry. */
 function hasValidCommon(block: Fields): boolean {
-  return optional(block.annotations, isAnnotations) && optional(block._meta, isObject);
+  return optional(block.annotations, isAnnotations) && optional(block._meta, isPlainObject);
 }
 
 function isResourceContents(value: unknown): boolean {
-  if (!isObject(value) || typeof value.uri !== 'string' || !optional(value.mimeType, isString) || !optional(value._meta, isObject)) {
+  if (!isPlainObject(value) || typeof value.uri !== 'string' || !optional(value.mimeType, isString) || !optional(value._meta, isPlainObject)) {
     return false;
   }
   // Exactly one of text/blob: a block with both is ambiguous to a client.
@@ -28,7 +25,7 @@ function isResourceContents(value: unknown): boolean {
 }
 
 function isIcon(value: unknown): boolean {
-  return isObject(value) && typeof value.src === 'string';
+  return isPlainObject(value) && typeof value.src === 'string';
 }
 
 /**
@@ -37,7 +34,7 @@ function isIcon(value: unknown): boolean {
  * @publicApi
  */
 export function isContentBlock(value: unknown): value is ContentBlock {
-  if (!isObject(value) || !hasValidCommon(value)) return false;
+  if (!isPlainObject(value) || !hasValidCommon(value)) return false;
   switch (value.type) {
     case 'text':
       return typeof value.text === 'string';
@@ -69,7 +66,7 @@ export function isContentBlock(value: unknown): value is ContentBlock {
  */
 export function isCallToolResultLike(value: unknown): value is McpToolResult & { resultType?: string } {
   return (
-    isObject(value) &&
+    isPlainObject(value) &&
     Array.isArray(value.content) &&
     value.content.every(isContentBlock) &&
     optional(value.isError, (v) => typeof v === 'boolean')

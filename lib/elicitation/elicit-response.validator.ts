@@ -3,6 +3,7 @@ import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import type { ElicitAction, ElicitContentValue, ElicitRequestFormParams, ElicitResponse } from '../protocol/wire.types.js';
 import type { ElicitationRequestedSchema } from './elicitation-schema.types.js';
+import { isPlainObject } from '../protocol/json-value.js';
 
 /** Outcome of {@link validateElicitResponse}. @publicApi */
 export type ElicitResponseValidation = { ok: true; value: ElicitResponse } | { ok: false; reason: string };
@@ -29,10 +30,6 @@ function getAjv(): Ajv2020 {
     addFormats(ajv, ['email', 'uri', 'date', 'date-time']);
   }
   return ajv;
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function canonicalJson(value: unknown): string {

@@ -1,5 +1,5 @@
 import { InvalidParamsError, MissingRequiredClientCapabilityError } from '../protocol/mcp.error.js';
-import { isPlainObject } from '../protocol/request-meta.js';
+import { isPlainObject } from '../protocol/json-value.js';
 import type {
   ClientCapabilities,
   InputRequest,

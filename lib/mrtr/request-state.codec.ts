@@ -2,6 +2,7 @@ import { createCipheriv, createDecipheriv, createSecretKey, randomBytes, randomF
 import type { KeyObject } from 'node:crypto';
 import { InvalidParamsError } from '../protocol/mcp.error.js';
 import { REQUEST_STATE_KEY_BYTES } from './request-state.key.js';
+import { isPlainObject } from '../protocol/json-value.js';
 
 /** One elicit()/requestInputs() position that got its answers. */
 export interface AnsweredRound {
@@ -197,14 +198,14 @@ function toPayload(plaintext: Buffer): RequestStatePayload | undefined {
   } catch {
     return undefined;
   }
-  if (!isRecord(wire)) return undefined;
+  if (!isPlainObject(wire)) return undefined;
   const { m, t, a, r, p, i, s } = wire;
   if (typeof m !== 'string' || typeof t !== 'string' || typeof a !== 'string' || typeof s !== 'string') return undefined;
   if (typeof i !== 'number' || !Number.isFinite(i) || !Array.isArray(r)) return undefined;
   const rounds: AnsweredRound[] = new Array(r.length);
   for (let n = 0; n < r.length; n++) {
     const entry: unknown = r[n];
-    if (!Array.isArray(entry) || entry.length !== 2 || typeof entry[0] !== 'string' || !isRecord(entry[1])) {
+    if (!Array.isArray(entry) || entry.length !== 2 || typeof entry[0] !== 'string' || !isPlainObject(entry[1])) {
       return undefined;
     }
     rounds[n] = { fingerprint: entry[0], responses: entry[1] };
@@ -219,6 +220,3 @@ function toPayload(plaintext: Buffer): RequestStatePayload | undefined {
   return payload;
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}

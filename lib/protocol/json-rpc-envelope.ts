@@ -1,5 +1,5 @@
 import { InvalidParamsError, InvalidRequestError, type McpError } from './mcp.error.js';
-import { isPlainObject } from './request-meta.js';
+import { isPlainObject } from './json-value.js';
 import type { JsonObject, JsonRpcRequest, RequestId } from './wire.types.js';
 
 /** One incoming JSON-RPC message, sorted the way a transport acts on it. */

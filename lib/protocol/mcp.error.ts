@@ -96,6 +96,33 @@ export class UnsupportedProtocolVersionError extends McpError {
   }
 }
 
+/**
+ * nest-mcp's own error codes. Like the access codes (-31001, -31003, see `McpAccessErrorCode`) they
+ * sit outside JSON-RPC's reserved range: 2026-07-28 keeps -32000…-32019 for older implementations
+ * and -32020…-32099 for the spec.
+ * @publicApi
+ */
+export const McpServerErrorCode = {
+  /** The call ran past `mocapi.limits.call-timeout` (as HTTP 408). */
+  RequestTimeout: -31008,
+  /** The server is shutting down and takes no new requests (as HTTP 503). */
+  ShuttingDown: -31503,
+} as const;
+
+/** The error a call gets when it runs past `mocapi.limits.call-timeout`. @publicApi */
+export class CallTimeoutError extends McpError {
+  constructor(ms: number) {
+    super(McpServerErrorCode.RequestTimeout, `The request timed out after ${ms} ms`);
+  }
+}
+
+/** The answer to a request that arrives while the server drains for shutdown (HTTP 503). @publicApi */
+export class ShuttingDownError extends McpError {
+  constructor() {
+    super(McpServerErrorCode.ShuttingDown, 'Service Unavailable: the server is shutting down', undefined, 503);
+  }
+}
+
 /** True for errors that carry a JSON-RPC code (duck-typed so copies from other bundles work). */
 export function isMcpError(error: unknown): error is McpError {
   return error instanceof McpError;

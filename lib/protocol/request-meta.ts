@@ -1,6 +1,7 @@
 import { InvalidParamsError } from './mcp.error.js';
 import { META_CLIENT_CAPABILITIES, META_CLIENT_INFO, META_PROTOCOL_VERSION } from './protocol.constants.js';
 import type { ClientCapabilities, Implementation, JsonObject } from './wire.types.js';
+import { isPlainObject } from './json-value.js';
 
 /** The per-request envelope every 2026-07-28 request carries in `params._meta`. */
 export interface RequestMeta {
@@ -11,10 +12,6 @@ export interface RequestMeta {
   progressToken?: string | number;
   /** The whole `_meta` object, for extensions and trace context. */
   raw: JsonObject;
-}
-
-export function isPlainObject(value: unknown): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** A malformed envelope is `-32602`, and on HTTP status 400 (basic/index, "Statelessness"). */

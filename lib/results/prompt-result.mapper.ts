@@ -1,5 +1,5 @@
 import { isContentBlock } from '../content/index.js';
-import { isPlainObject } from '../protocol/request-meta.js';
+import { isPlainObject } from '../protocol/json-value.js';
 import type { GetPromptResult, PromptMessage } from '../protocol/wire.types.js';
 
 /**

@@ -1,4 +1,4 @@
-import { isPlainObject } from '../protocol/request-meta.js';
+import { isPlainObject } from '../protocol/json-value.js';
 import type { ResourceContents } from '../protocol/wire.types.js';
 
 /**

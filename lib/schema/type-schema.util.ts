@@ -1,6 +1,7 @@
 import type { JsonSchemaObject } from '../protocol/wire.types.js';
 import { dtoToJsonSchema } from './dto-schema.factory.js';
 import { builtinTypeSchema, enumSchema, enumValues } from './schema-helpers.js';
+import { isPlainObject } from '../protocol/json-value.js';
 
 /**
  * Options of {@link schemaForDesignType}, as a named-parameter decorator collects them.
@@ -102,10 +103,6 @@ export function composeObjectSchema(
   if (options.additionalProperties !== undefined) root.additionalProperties = options.additionalProperties;
   if (Object.keys(defs).length > 0) root.$defs = defs;
   return root;
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
 function deepEqual(a: unknown, b: unknown): boolean {

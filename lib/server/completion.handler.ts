@@ -3,7 +3,7 @@ import type { McpCall } from '../context/mcp-call.js';
 import { McpRegistry } from '../discovery/mcp.registry.js';
 import { completionKey } from '../discovery/registered-handlers.js';
 import { InvalidParamsError } from '../protocol/mcp.error.js';
-import { isPlainObject } from '../protocol/request-meta.js';
+import { isPlainObject } from '../protocol/json-value.js';
 import type { JsonObject, JsonSchemaObject, Result } from '../protocol/wire.types.js';
 
 const MAX_VALUES = 100;

@@ -8,7 +8,7 @@ import {
   InternalError,
   InvalidParamsError,
   isMcpError,
-  McpError,
+  CallTimeoutError,
   MethodNotFoundError,
   UnsupportedProtocolVersionError,
 } from '../protocol/mcp.error.js';
@@ -47,13 +47,6 @@ export interface TransportFacts {
 /** A request in flight: how to cancel it. */
 interface InFlight {
   cancel(reason: Error): void;
-}
-
-/** The error a call gets when it runs past `mocapi.limits.call-timeout`. @publicApi */
-export class CallTimeoutError extends McpError {
-  constructor(ms: number) {
-    super(-32001, `The request timed out after ${ms} ms`);
-  }
 }
 
 const MRTR_METHODS = new Set(['tools/call', 'prompts/get', 'resources/read']);
@@ -222,7 +215,7 @@ export class McpDispatcher {
 
   /**
    * Races a handler against `mocapi.limits.call-timeout` (off by default). On timeout the call's
-   * signal fires, so cooperative handlers stop, and the client gets -32001. Listen streams are
+   * signal fires, so cooperative handlers stop, and the client gets -31008. Listen streams are
    * long-lived by design and never time out.
    */
   private async withTimeout<T>(method: string, abort: AbortController, run: () => T | Promise<T>): Promise<T> {

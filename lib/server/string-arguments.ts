@@ -1,5 +1,5 @@
 import { InvalidParamsError } from '../protocol/mcp.error.js';
-import { isPlainObject } from '../protocol/request-meta.js';
+import { isPlainObject } from '../protocol/json-value.js';
 import type { JsonObject, JsonSchemaObject } from '../protocol/wire.types.js';
 
 /**

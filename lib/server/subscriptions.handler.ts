@@ -3,7 +3,7 @@ import type { McpCall } from '../context/mcp-call.js';
 import { McpRegistry, type McpChange } from '../discovery/mcp.registry.js';
 import { InvalidParamsError } from '../protocol/mcp.error.js';
 import { META_SUBSCRIPTION_ID } from '../protocol/protocol.constants.js';
-import { isPlainObject } from '../protocol/request-meta.js';
+import { isPlainObject } from '../protocol/json-value.js';
 import type { JsonObject, Result } from '../protocol/wire.types.js';
 
 /** The opt-ins of `subscriptions/listen` that this server honours. */

@@ -5,7 +5,7 @@ import { MCP_SETTINGS, REQUEST_STATE_SERVICES } from '../mcp.constants.js';
 import type { McpSettings } from '../config/mcp-settings.js';
 import { InputRounds, type RequestStateServices } from '../mrtr/index.js';
 import { InvalidParamsError, isMcpError } from '../protocol/mcp.error.js';
-import { isPlainObject } from '../protocol/request-meta.js';
+import { isPlainObject } from '../protocol/json-value.js';
 import type { JsonObject, Result } from '../protocol/wire.types.js';
 import { toCallToolResult, toolErrorResult } from '../results/tool-result.mapper.js';
 import { isDeliberateToolError } from '../results/tool-error.js';

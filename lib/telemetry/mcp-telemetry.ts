@@ -23,6 +23,7 @@ import type { McpModuleOptions } from '../interfaces/mcp-module-options.interfac
 import { MCP_MODULE_OPTIONS } from '../mcp.module-definition.js';
 import { META_PROTOCOL_VERSION } from '../protocol/protocol.constants.js';
 import type { JsonObject, JsonRpcRequest } from '../protocol/wire.types.js';
+import { isPlainObject } from '../protocol/json-value.js';
 
 /** Instrumentation scope of every span and metric. @publicApi */
 export const MCP_INSTRUMENTATION_NAME = 'nest-mcp';
@@ -125,7 +126,7 @@ export class McpTelemetry {
     if (!this.enabled) return run();
     const started = performance.now();
     const params = (request.params ?? {}) as JsonObject;
-    const meta = isObject(params._meta) ? (params._meta as JsonObject) : {};
+    const meta = isPlainObject(params._meta) ? (params._meta as JsonObject) : {};
     const { common, spanOnly, target } = requestAttributes(request, params, meta, transport.httpRequest);
     const ambient = context.active();
     const parent = this.parentContext(ambient, meta);
@@ -210,16 +211,16 @@ export class McpTelemetry {
  * @publicApi
  */
 export function classifyOutbound(outbound: unknown): McpOutcomeClassification {
-  const message = isObject(outbound) && isObject(outbound.message) ? (outbound.message as JsonObject) : undefined;
+  const message = isPlainObject(outbound) && isPlainObject(outbound.message) ? (outbound.message as JsonObject) : undefined;
   if (!message) return {};
-  if (isObject(message.error)) {
+  if (isPlainObject(message.error)) {
     const error = message.error as JsonObject;
     return {
       ...(typeof error.code === 'number' ? { errorCode: error.code } : {}),
       ...(typeof error.message === 'string' ? { errorMessage: error.message } : {}),
     };
   }
-  if (isObject(message.result) && (message.result as JsonObject).isError === true) return { errorType: 'tool_error' };
+  if (isPlainObject(message.result) && (message.result as JsonObject).isError === true) return { errorType: 'tool_error' };
   return {};
 }
 
@@ -263,8 +264,4 @@ function safeClassify<T>(classify: (outcome: T) => McpOutcomeClassification, out
   } catch {
     return {};
   }
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -5,7 +5,7 @@ import type { Subscription } from 'rxjs';
 import { MCP_SETTINGS } from '../../mcp.constants.js';
 import type { McpSettings } from '../../config/mcp-settings.js';
 import { McpDispatcher, type OutboundMessage } from '../../server/mcp.dispatcher.js';
-import { InvalidRequestError, McpError } from '../../protocol/mcp.error.js';
+import { InvalidRequestError, ShuttingDownError, type McpError } from '../../protocol/mcp.error.js';
 import { classifyMessage, type IncomingJsonRpc } from '../../protocol/json-rpc-envelope.js';
 import type { JsonRpcMessage, JsonRpcRequest, RequestId } from '../../protocol/wire.types.js';
 import type { RequestMeta } from '../../protocol/request-meta.js';
@@ -92,7 +92,7 @@ export class McpHttpTransport implements OnModuleInit, OnModuleDestroy {
       case 'request':
         if (this.draining) {
           res.setHeader('Retry-After', '1');
-          return writeError(res, 503, new McpError(-32002, 'Service Unavailable: the server is shutting down'), incoming.request.id);
+          return writeError(res, 503, new ShuttingDownError(), incoming.request.id);
         }
         return this.serve(incoming.request, req, res);
     }
