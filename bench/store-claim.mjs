@@ -8,7 +8,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { InMemoryMcpStore, RedisMcpStore } from '../dist/lib/index.js';
+import { InMemoryMcpStore, RedisMcpStore } from 'nest-mcp';
 import { median, sleep } from './harness.mjs';
 
 const QUICK = process.argv.includes('--quick');

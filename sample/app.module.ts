@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { ConfigModule } from '@nestjs/config';
-import { McpModule } from '../lib/index.js';
+import { McpModule } from 'nest-mcp';
 import { BillingService } from './tools/billing.service.js';
 import { InteractiveTools } from './tools/interactive.tools.js';
 import { UserTools } from './tools/user.tools.js';

@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { bootstrapStdio } from '../lib/index.js';
+import { bootstrapStdio } from 'nest-mcp';
 import { AppModule } from './app.module.js';
 
 /**

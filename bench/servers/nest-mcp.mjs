@@ -4,7 +4,7 @@
 import 'reflect-metadata';
 import { Injectable, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { McpArg, McpModule, McpTool, ToolContext } from '../../dist/lib/index.js';
+import { McpArg, McpModule, McpTool, ToolContext } from 'nest-mcp';
 import { serveIpc } from './child.mjs';
 
 class BenchTools {

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { McpTool, ToolContext, type InputRequests, type McpToolContext } from '../../lib/index.js';
+import { McpTool, ToolContext, type InputRequests, type McpToolContext } from 'nest-mcp';
 
 /** The text of a sampling answer (CreateMessageResult), or a placeholder when it carries none. */
 function sampledText(response: unknown): string {

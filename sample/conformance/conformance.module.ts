@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { McpModule } from '../../lib/index.js';
+import { McpModule } from 'nest-mcp';
 import { ConformanceInputTools } from './conformance-input.tools.js';
 import { ConformancePrompts } from './conformance.prompts.js';
 import { ConformanceResources } from './conformance.resources.js';

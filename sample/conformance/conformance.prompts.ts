@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { embeddedText, image, McpArg, McpComplete, McpPrompt, PromptContext, type McpPromptContext } from '../../lib/index.js';
+import { embeddedText, image, McpArg, McpComplete, McpPrompt, PromptContext, type McpPromptContext } from 'nest-mcp';
 import { PNG_BASE64 } from './fixture-data.js';
 
 const ARG1_CANDIDATES = ['test-value-1', 'test-value-2', 'testing', 'other-value'];

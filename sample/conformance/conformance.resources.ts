@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { McpArg, McpResource, McpResourceTemplate } from '../../lib/index.js';
+import { McpArg, McpResource, McpResourceTemplate } from 'nest-mcp';
 import { PNG_BASE64 } from './fixture-data.js';
 
 /**

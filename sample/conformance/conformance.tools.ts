@@ -13,7 +13,7 @@ import {
   type JsonObject,
   type JsonSchemaObject,
   type McpToolContext,
-} from '../../lib/index.js';
+} from 'nest-mcp';
 import { PNG_BASE64, WAV_BASE64 } from './fixture-data.js';
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

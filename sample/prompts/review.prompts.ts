@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Elicitor, McpArg, McpComplete, McpPrompt, type McpElicitor } from '../../lib/index.js';
+import { Elicitor, McpArg, McpComplete, McpPrompt, type McpElicitor } from 'nest-mcp';
 
 export enum Language {
   TypeScript = 'typescript',

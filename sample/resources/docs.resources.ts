@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { McpArg, McpResource, McpResourceTemplate } from '../../lib/index.js';
+import { McpArg, McpResource, McpResourceTemplate } from 'nest-mcp';
 
 // A Map, not an object literal: users://constructor/profile must not find Object's constructor.
 const USERS = new Map([

@@ -11,7 +11,7 @@ import {
 } from '@nestjs/common';
 import type { IncomingMessage } from 'node:http';
 import { tap, type Observable } from 'rxjs';
-import { McpArg, McpExecutionContext, McpTool, type McpContextType } from '../../lib/index.js';
+import { McpArg, McpExecutionContext, McpTool, type McpContextType } from 'nest-mcp';
 
 /**
  * A demo role check: lets a call through when the HTTP request says `X-Demo-Role: admin`. (A real

@@ -1,6 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { IsString } from 'class-validator';
-import { McpArg, McpField, McpTool, text } from '../../lib/index.js';
+import { McpArg, McpField, McpTool, text } from 'nest-mcp';
 
 /** A DTO return type: the tool gets an outputSchema and answers with structuredContent. */
 export class HelloResponse {

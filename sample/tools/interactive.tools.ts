@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { McpArg, McpTool, ToolContext, type McpToolContext } from '../../lib/index.js';
+import { McpArg, McpTool, ToolContext, type McpToolContext } from 'nest-mcp';
 import { BillingService } from './billing.service.js';
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { IsEmail, IsEnum, IsInt, IsOptional, IsString, Max, Min, MinLength } from 'class-validator';
-import { McpArgs, McpField, McpTool } from '../../lib/index.js';
+import { McpArgs, McpField, McpTool } from 'nest-mcp';
 
 export enum Role {
   Admin = 'admin',
