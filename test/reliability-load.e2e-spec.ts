@@ -16,6 +16,8 @@ interface Tally {
   progressEvents: number;
   errors: string[];
   lost: number;
+  /** Milliseconds per HTTP exchange, for the summary's percentiles (figures only, never asserted). */
+  latencies: number[];
 }
 
 const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
@@ -46,11 +48,14 @@ describe(`load: ${CLIENTS} concurrent clients for ${SECONDS} s of mixed calls on
         progressEvents: 0,
         errors: [],
         lost: 0,
+        latencies: [],
       };
 
       async function exchange(body: Json): Promise<{ final: Json | undefined; notifications: Json[] }> {
+        const sent = performance.now();
         const response = await fetch(url, { method: 'POST', headers: standardHeaders(body), body: JSON.stringify(body) });
         const text = await response.text();
+        tally.latencies.push(performance.now() - sent);
         const messages = (response.headers.get('content-type') ?? '').startsWith('text/event-stream') ? parseSse(text) : text ? [JSON.parse(text)] : [];
         if (response.status !== 200) tally.errors.push(`HTTP ${response.status} for ${body.id}: ${text.slice(0, 200)}`);
         const finals = messages.filter((message) => 'result' in message || 'error' in message);
@@ -125,6 +130,8 @@ describe(`load: ${CLIENTS} concurrent clients for ${SECONDS} s of mixed calls on
       const health = await exchange(rpc('tools/call', { name: 'echo', arguments: { message: 'after load' } }, { id: 'after-load' }));
       const total = tally.requests.echo + tally.requests.process + tally.requests.onboard;
       const completed = tally.completed.echo + tally.completed.process + tally.completed.onboard;
+      const sorted = [...tally.latencies].sort((a, b) => a - b);
+      const percentile = (p: number) => (sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0).toFixed(1);
       console.log(
         [
           `load summary: ${CLIENTS} clients, ${elapsed.toFixed(1)} s`,
@@ -132,6 +139,7 @@ describe(`load: ${CLIENTS} concurrent clients for ${SECONDS} s of mixed calls on
           `  calls completed: echo ${tally.completed.echo}, process ${tally.completed.process}, onboard ${tally.completed.onboard} = ${completed}`,
           `  HTTP exchanges:  ${tally.requests.echo + tally.requests.process + 2 * tally.requests.onboard}, progress events ${tally.progressEvents}`,
           `  errors ${tally.errors.length}, lost ${tally.lost}`,
+          `  latency per exchange: p50 ${percentile(50)} ms, p99 ${percentile(99)} ms, max ${percentile(100)} ms`,
           `  RSS ${mb(before.rss)} → ${mb(after.rss)}, heap used ${mb(before.heapUsed)} → ${mb(after.heapUsed)} (client and server share this process)`,
           ...tally.errors.slice(0, 10).map((error) => `  error: ${error}`),
         ].join('\n'),
