@@ -8,7 +8,11 @@ import { McpAuthService } from './auth/mcp-auth.service.js';
 import { createProtectedResourceController } from './auth/protected-resource.controller.js';
 import { McpMetadataAccessor } from './discovery/mcp-metadata.accessor.js';
 import { McpExplorer } from './discovery/mcp.explorer.js';
-import { McpRegistry } from './discovery/mcp.registry.js';
+import { McpRegistry } from './registry/mcp.registry.js';
+import { McpInvokerFactory } from './invocation/invoker.factory.js';
+import { NestAdapter } from './invocation/nest-adapter.js';
+import { MCP_METHOD_FAMILIES } from './methods/index.js';
+import { McpCallPipeline } from './pipeline/call-pipeline.js';
 import type { McpModuleOptions } from './interfaces/mcp-module-options.interface.js';
 import { MCP_ENDPOINT_BINDING, MCP_SETTINGS } from './mcp.constants.js';
 import { DUPLICATE_ENDPOINT } from './mcp.messages.js';
@@ -18,14 +22,10 @@ import {
   MCP_OPTIONS_TYPE,
   McpConfigurableModule,
 } from './mcp.module-definition.js';
-import { McpDispatcher } from './server/mcp.dispatcher.js';
-import { requestStateCodecProvider, requestStateServicesProvider } from './server/mcp-request-state.provider.js';
-import { mcpStoreProvider, McpStoreCloser } from './server/mcp-store.provider.js';
-import { CompletionHandler } from './server/completion.handler.js';
-import { PromptsHandler } from './server/prompts.handler.js';
-import { ResourcesHandler } from './server/resources.handler.js';
-import { SubscriptionsHandler } from './server/subscriptions.handler.js';
-import { ToolsHandler } from './server/tools.handler.js';
+import { McpDispatcher } from './dispatch/mcp.dispatcher.js';
+import { MethodTable } from './dispatch/method-table.js';
+import { requestStateCodecProvider, requestStateServicesProvider } from './pipeline/request-state.provider.js';
+import { mcpStoreProvider, McpStoreCloser } from './pipeline/store.provider.js';
 import { McpTelemetry } from './telemetry/mcp-telemetry.js';
 import { createMcpController } from './transport/http/mcp.controller.js';
 import { McpHttpTransport } from './transport/http/mcp-http.transport.js';
@@ -90,11 +90,11 @@ function withRuntime(definition: DynamicModule): DynamicModule {
     McpMetadataAccessor,
     McpRegistry,
     McpExplorer,
-    ToolsHandler,
-    PromptsHandler,
-    ResourcesHandler,
-    CompletionHandler,
-    SubscriptionsHandler,
+    NestAdapter,
+    McpInvokerFactory,
+    McpCallPipeline,
+    ...MCP_METHOD_FAMILIES,
+    MethodTable,
     McpDispatcher,
     McpHttpTransport,
     McpAuthService,

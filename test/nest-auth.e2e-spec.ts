@@ -100,6 +100,28 @@ describe('bearer-token auth (OAuth resource server, e2e)', () => {
       expect(granted.body.result.content[0].text).toBe('paid inv-1');
     });
 
+    it("@McpScopes before argument checks: a missing scope with invalid arguments → -31003, not the schema (changed: checks used to run first)", async () => {
+      const response = await callTool(started.url, 'pay-invoice', bearer(await signToken({ scope: 'invoices:read' })), { id: 42 });
+      assertErrorResponse(response.body, -31003);
+      expect(JSON.stringify(response.body)).not.toContain('must be string');
+      const granted = await callTool(started.url, 'pay-invoice', bearer(await signToken({ scope: 'invoices:write' })), { id: 42 });
+      expect(granted.body.result).toMatchObject({ isError: true });
+    });
+
+    it('@McpScopes on an @McpComplete method: the real request reaches its guards (granted → values, missing → -31003)', async () => {
+      const complete = async (scope: string) =>
+        postMcp(started.url, rpc('completion/complete', { ref: { type: 'ref/prompt', name: 'invoice-note' }, argument: { name: 'invoiceId', value: 'inv' } }), {
+          headers: bearer(await signToken({ scope })),
+          skipSchema: true,
+        });
+      const granted = await complete('invoices:read');
+      assertResultResponse(granted.body, 'CompleteResult');
+      expect(granted.body.result.completion.values).toEqual(['inv-1', 'inv-2']);
+      const refused = await complete('invoices:write');
+      assertErrorResponse(refused.body, -31003);
+      expect(refused.body.error.data).toEqual({ requiredScopes: ['invoices:read'] });
+    });
+
     it('hideWhenDenied + @McpScopes: tools/list shows the tool only to tokens with the scope, with no challenge header', async () => {
       const reader = await postMcp(started.url, rpc('tools/list'), { headers: bearer(await signToken({ scope: 'invoices:read' })) });
       expect(reader.status).toBe(200);

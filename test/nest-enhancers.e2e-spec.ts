@@ -56,6 +56,18 @@ describe('Nest enhancers on MCP handlers (e2e)', () => {
       expect(allowed.body.result.content[0].text).toBe('hello user');
     });
 
+    it("guards run before argument checks: an unauthorised call with invalid arguments gets the guard's error, not the schema (changed: checks used to run first)", async () => {
+      const denied = await call('admin-set', { level: 'high' });
+      assertErrorResponse(denied.body);
+      expect(denied.body.error).toEqual({ code: -31003, message: 'Forbidden resource' });
+      expect(JSON.stringify(denied.body)).not.toContain('level');
+      // The guard saw the arguments as sent.
+      expect(seen.guard.map((entry) => entry.args)).toEqual([{ level: 'high' }]);
+      const allowed = await call('admin-set', { level: 'high' }, ADMIN);
+      expect(allowed.body.result).toMatchObject({ isError: true, content: [{ type: 'text', text: expect.stringContaining('level') }] });
+      expect(seen.handlerRuns).toEqual([]);
+    });
+
     it('guards apply to prompts and resources too', async () => {
       const prompt = await postMcp(started.url, rpc('prompts/get', { name: 'admin-prompt' }));
       expect(prompt.body.error.code).toBe(-31003);
@@ -112,6 +124,12 @@ describe('Nest enhancers on MCP handlers (e2e)', () => {
       expect(response.body.result.structuredContent).toEqual({ wrapped: { doubled: 42 }, tool: 'wrapped' });
     });
 
+    it('interceptors wrap the argument checks: an interceptor sees a call whose arguments are invalid', async () => {
+      const response = await call('counted', { n: 'not a number' });
+      expect(response.body.result).toMatchObject({ isError: true });
+      expect(seen.intercepted).toEqual(['counted']);
+    });
+
     it('@UsePipes on the method transforms the (validated) arguments; context parameters are untouched', async () => {
       const response = await call('shout-pipe', { word: 'hey' });
       expect(response.body.result.content[0].text).toBe('HEY from shout-pipe');
@@ -156,6 +174,20 @@ describe('Nest enhancers on MCP handlers (e2e)', () => {
       const response = await call('bad-request');
       expect(response.body.result).toMatchObject({ isError: true, content: [{ type: 'text', text: 'That will not do' }] });
       expect(entries.filter((entry) => entry.level === 'error')).toEqual([]);
+    });
+  });
+
+  describe('completions receive the real call', () => {
+    it('a request-scoped completion provider gets the HTTP request of the completion/complete call as REQUEST', async () => {
+      const complete = (caller: string) =>
+        postMcp(
+          started.url,
+          rpc('completion/complete', { ref: { type: 'ref/prompt', name: 'greet-caller' }, argument: { name: 'name', value: '!' } }),
+          { headers: { 'x-caller': caller } },
+        );
+      const [ada, bob] = await Promise.all([complete('ada'), complete('bob')]);
+      expect(ada.body.result.completion.values).toEqual(['ada!']);
+      expect(bob.body.result.completion.values).toEqual(['bob!']);
     });
   });
 

@@ -2,7 +2,6 @@ import { getMcpAuth } from '../auth/mcp-auth-info.js';
 import type { McpAuthInfo } from '../auth/mcp-auth.interfaces.js';
 import { ElicitResult } from '../elicitation/elicit-result.js';
 import { ElicitationSchemaBuilder } from '../elicitation/elicitation-schema.builder.js';
-import type { InputRounds } from '../mrtr/input-rounds.js';
 import { createProgressSource, type ProgressSource } from '../progress/index.js';
 import type {
   ClientCapabilities,
@@ -22,33 +21,28 @@ import type {
 } from './mcp-context.interface.js';
 import type { McpCall } from './mcp-call.js';
 
+/** Asks the client for inputs at the next position of the call's input rounds (MRTR). */
+export type AskInputs = (requests: InputRequests) => InputResponses;
+
 /**
- * The one context class behind `McpToolContext`, `McpPromptContext` and `McpResourceContext`.
- * Made per handler run; closed when the run settles, after which asking throws.
+ * What every handler context offers: request facts, progress and elicitation. Made per handler
+ * run; closed when the run settles, after which asking throws. Each call kind has its own subclass
+ * that adds what names its target (`toolName`, `promptName`, `uri`), so each name means one thing.
  */
-export class McpHandlerContext implements McpToolContext, McpPromptContext, McpResourceContext {
+export abstract class McpHandlerContext {
   private readonly progress: ProgressSource;
   private settled = false;
   private position = 0;
 
   constructor(
     private readonly call: McpCall,
-    private readonly rounds: InputRounds,
-    /** Tool name, prompt name or resource URI. */
+    /** Tool name, prompt name, resource URI, or the completed prompt or template. */
     readonly target: string,
+    private readonly askInputs: AskInputs,
   ) {
     this.progress = createProgressSource(call.progressSink);
   }
 
-  get toolName(): string {
-    return this.target;
-  }
-  get promptName(): string {
-    return this.target;
-  }
-  get uri(): string {
-    return this.target;
-  }
   get requestId(): RequestId {
     return this.call.request.id;
   }
@@ -102,7 +96,7 @@ export class McpHandlerContext implements McpToolContext, McpPromptContext, McpR
     return this.ask(requests);
   }
 
-  /** Called by the dispatcher when the handler run has settled. @internal */
+  /** Called by the call pipeline when the handler run has settled. @internal */
   close(): void {
     this.settled = true;
   }
@@ -115,6 +109,30 @@ export class McpHandlerContext implements McpToolContext, McpPromptContext, McpR
       );
     }
     this.position++;
-    return this.rounds.ask(requests);
+    return this.askInputs(requests);
   }
 }
+
+/** The context of a `tools/call`. */
+export class ToolCallContext extends McpHandlerContext implements McpToolContext {
+  get toolName(): string {
+    return this.target;
+  }
+}
+
+/** The context of a `prompts/get`. */
+export class PromptGetContext extends McpHandlerContext implements McpPromptContext {
+  get promptName(): string {
+    return this.target;
+  }
+}
+
+/** The context of a `resources/read`: `uri` is the URI read (for a template, the expanded one). */
+export class ResourceReadContext extends McpHandlerContext implements McpResourceContext {
+  get uri(): string {
+    return this.target;
+  }
+}
+
+/** The context of a `completion/complete`: request facts and progress; it cannot ask the user. */
+export class CompletionContext extends McpHandlerContext {}

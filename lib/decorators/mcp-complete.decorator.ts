@@ -1,5 +1,6 @@
 import { SetMetadata } from '@nestjs/common';
 import { MCP_COMPLETE_METADATA } from '../mcp.constants.js';
+import { applyCompletionConvention } from './param.utils.js';
 import type { McpCompleteOptions } from '../interfaces/handler-metadata.interface.js';
 
 /**
@@ -9,4 +10,9 @@ import type { McpCompleteOptions } from '../interfaces/handler-metadata.interfac
  * Enum-typed arguments complete by themselves, without such a method.
  * @publicApi
  */
-export const McpComplete = (options: McpCompleteOptions): MethodDecorator => SetMetadata(MCP_COMPLETE_METADATA, options);
+export function McpComplete(options: McpCompleteOptions): MethodDecorator {
+  return (target, key, descriptor) => {
+    applyCompletionConvention(target, key);
+    SetMetadata(MCP_COMPLETE_METADATA, options)(target, key, descriptor);
+  };
+}

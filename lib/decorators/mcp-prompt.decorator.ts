@@ -1,5 +1,6 @@
 import { SetMetadata } from '@nestjs/common';
 import { MCP_PROMPT_METADATA } from '../mcp.constants.js';
+import { applyDtoConvention } from './param.utils.js';
 import type { McpPromptMetadata, McpPromptOptions } from '../interfaces/handler-metadata.interface.js';
 
 /**
@@ -11,6 +12,7 @@ import type { McpPromptMetadata, McpPromptOptions } from '../interfaces/handler-
 export function McpPrompt(options: McpPromptOptions): MethodDecorator {
   return (target, key, descriptor) => {
     const metadata: McpPromptMetadata = { ...options, name: options.name ?? String(key) };
+    applyDtoConvention(target, key);
     SetMetadata(MCP_PROMPT_METADATA, metadata)(target, key, descriptor);
   };
 }

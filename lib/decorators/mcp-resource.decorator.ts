@@ -1,5 +1,6 @@
 import { SetMetadata } from '@nestjs/common';
 import { MCP_RESOURCE_METADATA, MCP_RESOURCE_TEMPLATE_METADATA } from '../mcp.constants.js';
+import { applyDtoConvention } from './param.utils.js';
 import type { McpResourceOptions, McpResourceTemplateOptions } from '../interfaces/handler-metadata.interface.js';
 
 /**
@@ -14,5 +15,9 @@ export const McpResource = (options: McpResourceOptions): MethodDecorator => Set
  * template variables are injected with `@McpArg('name')`.
  * @publicApi
  */
-export const McpResourceTemplate = (options: McpResourceTemplateOptions): MethodDecorator =>
-  SetMetadata(MCP_RESOURCE_TEMPLATE_METADATA, options);
+export function McpResourceTemplate(options: McpResourceTemplateOptions): MethodDecorator {
+  return (target, key, descriptor) => {
+    applyDtoConvention(target, key);
+    SetMetadata(MCP_RESOURCE_TEMPLATE_METADATA, options)(target, key, descriptor);
+  };
+}

@@ -1,5 +1,6 @@
 import { SetMetadata } from '@nestjs/common';
 import { MCP_TOOL_METADATA } from '../mcp.constants.js';
+import { applyDtoConvention } from './param.utils.js';
 import type { McpToolMetadata, McpToolOptions } from '../interfaces/handler-metadata.interface.js';
 
 /**
@@ -14,6 +15,8 @@ import type { McpToolMetadata, McpToolOptions } from '../interfaces/handler-meta
 export function McpTool(options: McpToolOptions): MethodDecorator {
   return (target, key, descriptor) => {
     const metadata: McpToolMetadata = { ...options, name: options.name ?? String(key) };
+    // With an explicit inputSchema, arguments reach the method only through @McpArgs().
+    if (!options.inputSchema) applyDtoConvention(target, key);
     SetMetadata(MCP_TOOL_METADATA, metadata)(target, key, descriptor);
   };
 }

@@ -17,13 +17,8 @@ import type {
   McpResourceTemplateOptions,
   McpToolMetadata,
 } from '../interfaces/handler-metadata.interface.js';
+import type { HandlerMethod, McpParamMetadata } from '../definitions/handler-method.js';
 
-/** One decorated parameter of a handler method. */
-export interface McpParamMetadata {
-  index: number;
-  type: number;
-  data: unknown;
-}
 
 /** All reads of MCP metadata go through here. @internal */
 @Injectable()
@@ -48,6 +43,17 @@ export class McpMetadataAccessor {
 
   getCompleteMetadata(target: Function): McpCompleteOptions | undefined {
     return this.read(MCP_COMPLETE_METADATA, target);
+  }
+
+  /** What the definition factory needs to know about one method, read once. */
+  getHandlerMethod(classRef: Function, prototype: object, methodName: string, source: string): HandlerMethod {
+    return {
+      source,
+      params: this.getParams(classRef, methodName),
+      argOptions: this.getArgOptions(classRef, methodName),
+      paramTypes: this.getParamTypes(prototype, methodName),
+      returnType: this.getReturnType(prototype, methodName),
+    };
   }
 
   getParams(classRef: Function, methodName: string): McpParamMetadata[] {

@@ -8,8 +8,6 @@ export enum McpParamtype {
   CONTEXT = 102,
   /** The elicitor (the context seen through its elicitation face). */
   ELICITOR = 103,
-  /** The raw MCP request (JSON-RPC). */
+  /** The raw MCP request (JSON-RPC). The HTTP request is Nest's own `@Req()`. */
   REQUEST = 104,
-  /** The HTTP request, when served over HTTP. */
-  HTTP_REQUEST = 105,
 }

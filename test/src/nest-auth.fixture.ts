@@ -5,7 +5,9 @@ import {
   InvalidTokenError,
   McpArg,
   McpAuth,
+  McpComplete,
   McpModule,
+  McpPrompt,
   McpScopes,
   McpTool,
   ToolContext,
@@ -91,6 +93,21 @@ export class InvoiceTools {
   }
 }
 
+/** A prompt whose argument completes only for tokens with invoices:read. */
+@Injectable()
+export class InvoicePrompts {
+  @McpPrompt({ name: 'invoice-note', description: 'Drafts a note about an invoice' })
+  note(@McpArg('invoiceId') invoiceId: string) {
+    return `A note about ${invoiceId}`;
+  }
+
+  @McpComplete({ prompt: 'invoice-note', argument: 'invoiceId' })
+  @McpScopes('invoices:read')
+  invoiceIds(value: string) {
+    return ['inv-1', 'inv-2'].filter((id) => id.startsWith(value));
+  }
+}
+
 export const AUTH_OPTIONS: McpModuleOptions['auth'] = {
   verifier: JoseTokenVerifier,
   resourceMetadata: {
@@ -103,7 +120,7 @@ export const AUTH_OPTIONS: McpModuleOptions['auth'] = {
 
 @Module({
   imports: [McpModule.forRoot({ name: 'auth-fixture', version: '1.0.0', auth: AUTH_OPTIONS })],
-  providers: [InvoiceTools],
+  providers: [InvoiceTools, InvoicePrompts],
 })
 export class AuthFixtureModule {}
 

@@ -23,6 +23,7 @@ import type { IncomingMessage } from 'node:http';
 import { map, type Observable } from 'rxjs';
 import {
   McpArg,
+  McpComplete,
   McpError,
   McpExecutionContext,
   McpModule,
@@ -42,7 +43,10 @@ export const seen = {
   scopedGuardInstances: 0,
   scopedInterceptorCallers: [] as Array<string | undefined>,
   handlerRuns: [] as string[],
+  /** Tools whose interceptor was entered, before the handler's parameters are read. */
+  intercepted: [] as Array<string | undefined>,
   reset(): void {
+    this.intercepted.length = 0;
     this.guard.length = 0;
     this.interceptor.length = 0;
     this.scopedGuardInstances = 0;
@@ -120,6 +124,15 @@ export class WrapInterceptor implements NestInterceptor {
   }
 }
 
+/** Records each call it wraps, before anything else runs. */
+@Injectable()
+export class EntryInterceptor implements NestInterceptor {
+  intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
+    seen.intercepted.push(McpExecutionContext.create(context).getName());
+    return next.handle();
+  }
+}
+
 /** Upper-cases string arguments. */
 export class UpperCasePipe implements PipeTransform {
   transform(value: unknown): unknown {
@@ -184,6 +197,12 @@ export class AdminTools {
     seen.handlerRuns.push('admin-report');
     return 'the report';
   }
+
+  @McpTool({ name: 'admin-set', description: 'Guarded, with an argument' })
+  set(@McpArg('level') level: number) {
+    seen.handlerRuns.push('admin-set');
+    return `level ${level}`;
+  }
 }
 
 @Injectable()
@@ -226,9 +245,31 @@ export class EnhancedTools {
     throw new Error('nobody handled me');
   }
 
+  @McpTool({ name: 'counted', description: 'An interceptor wraps the argument checks too' })
+  @UseInterceptors(EntryInterceptor)
+  counted(@McpArg('n') n: number) {
+    return n;
+  }
+
+  @McpPrompt({ name: 'greet-caller', description: 'Greets someone; the name completes per caller' })
+  greetCaller(@McpArg('name') name: string) {
+    return `Hello, ${name}`;
+  }
+
   @McpTool({ name: 'bad-request', description: 'Throws an HttpException' })
   badRequest() {
     throw new BadRequestException('That will not do');
+  }
+}
+
+/** A request-scoped completion source: its REQUEST is the HTTP request of the completion/complete call. */
+@Injectable({ scope: Scope.REQUEST })
+export class CallerCompletions {
+  constructor(@Inject(REQUEST) private readonly request: IncomingMessage) {}
+
+  @McpComplete({ prompt: 'greet-caller', argument: 'name' })
+  names(value: string) {
+    return [`${header(this.request, 'x-caller') ?? 'nobody'}${value}`];
   }
 }
 
@@ -250,6 +291,6 @@ export class ScopedEnhancerTools {
 
 @Module({
   imports: [McpModule.forRoot({ name: 'enhancers-fixture', version: '1.0.0' })],
-  providers: [AdminTools, EnhancedTools, ScopedEnhancerTools],
+  providers: [AdminTools, EnhancedTools, ScopedEnhancerTools, CallerCompletions],
 })
 export class EnhancersFixtureModule {}

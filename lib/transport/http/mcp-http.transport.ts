@@ -4,7 +4,7 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Subscription } from 'rxjs';
 import { MCP_SETTINGS } from '../../mcp.constants.js';
 import type { McpSettings } from '../../config/mcp-settings.js';
-import { McpDispatcher, type OutboundMessage } from '../../server/mcp.dispatcher.js';
+import { McpDispatcher, type OutboundMessage } from '../../dispatch/mcp.dispatcher.js';
 import { InvalidRequestError, ShuttingDownError, type McpError } from '../../protocol/mcp.error.js';
 import { classifyMessage, type IncomingJsonRpc } from '../../protocol/json-rpc-envelope.js';
 import type { JsonRpcMessage, JsonRpcRequest, RequestId } from '../../protocol/wire.types.js';
@@ -12,7 +12,7 @@ import type { RequestMeta } from '../../protocol/request-meta.js';
 import { OriginPolicy } from './origin.policy.js';
 import { validateParamHeaders, validateStandardHeaders } from './request-headers.js';
 import { deferContinue, expectsContinue, placeAheadOfBodyParsers, readJsonBody, refusalBeforeBody } from './request-body.js';
-import { McpRegistry } from '../../discovery/mcp.registry.js';
+import { McpRegistry } from '../../registry/mcp.registry.js';
 
 export type HttpRequest = IncomingMessage & { body?: unknown };
 

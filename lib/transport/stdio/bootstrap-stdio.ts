@@ -5,7 +5,7 @@ import { Console } from 'node:console';
 import type { Readable, Writable } from 'node:stream';
 import type { McpSettings } from '../../config/mcp-settings.js';
 import { MCP_SETTINGS } from '../../mcp.constants.js';
-import { McpDispatcher } from '../../server/mcp.dispatcher.js';
+import { McpDispatcher } from '../../dispatch/mcp.dispatcher.js';
 import { McpStdioTransport } from './mcp-stdio.transport.js';
 import { StderrConsoleLogger } from './stderr-console.logger.js';
 

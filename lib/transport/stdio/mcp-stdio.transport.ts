@@ -2,7 +2,8 @@ import { Logger } from '@nestjs/common';
 import { createInterface, type Interface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
 import { finalize, type Subscription } from 'rxjs';
-import type { McpDispatcher, OutboundMessage } from '../../server/mcp.dispatcher.js';
+import type { McpDispatcher, OutboundMessage } from '../../dispatch/mcp.dispatcher.js';
+import { requestIdKey as keyOf } from '../../dispatch/request-id-key.js';
 import { InvalidRequestError } from '../../protocol/mcp.error.js';
 import type { JsonObject, JsonRpcMessage, JsonRpcRequest, RequestId } from '../../protocol/wire.types.js';
 import { classifyLine } from './stdio-message.js';
@@ -173,6 +174,3 @@ export class McpStdioTransport {
   }
 }
 
-function keyOf(id: RequestId): string {
-  return `${typeof id}:${id}`;
-}

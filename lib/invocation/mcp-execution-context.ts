@@ -1,12 +1,12 @@
 import type { ArgumentsHost, ContextType, ExecutionContext } from '@nestjs/common';
-import { ExecutionContextHost } from '@nestjs/core/helpers/execution-context-host.js';
 import type { IncomingMessage } from 'node:http';
 import { getMcpAuth } from '../auth/mcp-auth-info.js';
 import type { McpAuthInfo } from '../auth/mcp-auth.interfaces.js';
-import type { McpInvocation, McpInvocationKind } from '../discovery/mcp-params.factory.js';
+import type { McpInvocation, McpInvocationKind } from './mcp-invocation.js';
+import { ExecutionContextHost } from './nest-adapter.js';
 import { MCP_CONTEXT_TYPE } from '../mcp.constants.js';
 import type { JsonObject, JsonRpcRequest } from '../protocol/wire.types.js';
-import type { McpPromptContext, McpResourceContext, McpToolContext } from './mcp-context.interface.js';
+import type { McpPromptContext, McpResourceContext, McpToolContext } from '../context/mcp-context.interface.js';
 
 /** `context.getType()` of guards and interceptors: `'mcp'` on MCP handlers. @publicApi */
 export type McpContextType = typeof MCP_CONTEXT_TYPE | ContextType;
@@ -62,7 +62,7 @@ export class McpExecutionContext extends ExecutionContextHost {
     return this.getInvocation()?.name;
   }
 
-  /** The validated arguments (empty for probes). */
+  /** The arguments: as sent in guards, validated (and converted) once the handler's parameters are read; empty for probes. */
   getArguments<T extends object = JsonObject>(): T {
     return (this.getInvocation()?.arguments ?? {}) as T;
   }

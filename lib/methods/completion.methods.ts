@@ -1,8 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import type { McpCall } from '../context/mcp-call.js';
-import { McpRegistry } from '../discovery/mcp.registry.js';
-import { completionKey } from '../discovery/registered-handlers.js';
-import { InvalidParamsError } from '../protocol/mcp.error.js';
+import { CompletionContext } from '../context/mcp-handler.context.js';
+import { completionKey } from '../definitions/definition.factory.js';
+import { McpCallPipeline } from '../pipeline/call-pipeline.js';
+import { InvalidParamsError, MethodNotFoundError } from '../protocol/mcp.error.js';
+import { McpRegistry } from '../registry/mcp.registry.js';
+import type { RegisteredCompletion } from '../registry/registered-handlers.js';
+import { RpcMethod } from './rpc-method.decorator.js';
 import { isPlainObject } from '../protocol/json-value.js';
 import type { JsonObject, JsonSchemaObject, Result } from '../protocol/wire.types.js';
 
@@ -10,10 +14,16 @@ const MAX_VALUES = 100;
 
 /** `completion/complete` for prompt arguments and template variables. @internal */
 @Injectable()
-export class CompletionHandler {
-  constructor(private readonly registry: McpRegistry) {}
+export class CompletionMethods {
+  constructor(
+    private readonly registry: McpRegistry,
+    private readonly pipeline: McpCallPipeline,
+  ) {}
 
-  async complete(_call: McpCall, params: JsonObject): Promise<Result> {
+  @RpcMethod('completion/complete')
+  async complete(call: McpCall, params: JsonObject): Promise<Result> {
+    // Un-advertised capability → method not found, as the spec asks.
+    if (!this.registry.hasCompletions) throw new MethodNotFoundError('completion/complete');
     const { ref, argument } = params;
     if (!isPlainObject(ref) || !isPlainObject(argument) || typeof argument.name !== 'string' || typeof argument.value !== 'string') {
       throw new InvalidParamsError('completion/complete needs "ref" and "argument" { name, value }');
@@ -42,7 +52,7 @@ export class CompletionHandler {
     let total: number | undefined;
     let hasMore: boolean | undefined;
     if (source) {
-      const produced = await source.complete(argument.value, contextArguments);
+      const produced = await this.produce(call, source, id.id, argument.value, contextArguments);
       if (Array.isArray(produced)) {
         values = produced.map(String);
       } else if (isPlainObject(produced) && Array.isArray(produced.values)) {
@@ -67,6 +77,19 @@ export class CompletionHandler {
         ...(hasMore !== undefined || values.length > MAX_VALUES ? { hasMore: hasMore ?? true } : {}),
       },
     };
+  }
+
+  /** Runs the completion source through the call pipeline with the real request (guards, scopes, request scope). */
+  private async produce(call: McpCall, source: RegisteredCompletion, target: string, value: string, contextArguments: Record<string, string>): Promise<unknown> {
+    const outcome = await this.pipeline.run(call, {
+      kind: 'completion',
+      target,
+      entry: source,
+      rawArguments: { value, context: { arguments: contextArguments } },
+      checkArguments: (raw) => ({ arguments: raw }),
+      createContext: (...parts) => new CompletionContext(...parts),
+    });
+    return outcome.kind === 'value' ? outcome.value : undefined;
   }
 }
 

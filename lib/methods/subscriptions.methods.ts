@@ -1,6 +1,7 @@
 import { Injectable, type OnModuleDestroy } from '@nestjs/common';
 import type { McpCall } from '../context/mcp-call.js';
-import { McpRegistry, type McpChange } from '../discovery/mcp.registry.js';
+import { McpRegistry, type McpChange } from '../registry/mcp.registry.js';
+import { RpcMethod } from './rpc-method.decorator.js';
 import { InvalidParamsError } from '../protocol/mcp.error.js';
 import { META_SUBSCRIPTION_ID } from '../protocol/protocol.constants.js';
 import { isPlainObject } from '../protocol/json-value.js';
@@ -28,11 +29,12 @@ const LIST_NOTIFICATIONS = {
  * @internal
  */
 @Injectable()
-export class SubscriptionsHandler implements OnModuleDestroy {
+export class SubscriptionsMethods implements OnModuleDestroy {
   private readonly open = new Set<() => void>();
 
   constructor(private readonly registry: McpRegistry) {}
 
+  @RpcMethod('subscriptions/listen', { untimed: true })
   listen(call: McpCall, params: JsonObject): Promise<Result> {
     const filter = honoured(params.notifications);
     const tag = { [META_SUBSCRIPTION_ID]: call.request.id };
@@ -56,7 +58,6 @@ export class SubscriptionsHandler implements OnModuleDestroy {
       this.open.add(finish);
     });
   }
-
 
   /** At shutdown every stream gets its completion result, then closes. */
   onModuleDestroy(): void {

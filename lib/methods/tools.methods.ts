@@ -1,35 +1,43 @@
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, IntrinsicException, Logger } from '@nestjs/common';
 import type { McpCall } from '../context/mcp-call.js';
-import { McpRegistry } from '../discovery/mcp.registry.js';
-import { MCP_SETTINGS, REQUEST_STATE_SERVICES } from '../mcp.constants.js';
+import { ToolCallContext } from '../context/mcp-handler.context.js';
+import { McpHandlerKind } from '../enums/mcp-handler-kind.enum.js';
+import { MCP_SETTINGS } from '../mcp.constants.js';
 import type { McpSettings } from '../config/mcp-settings.js';
-import { InputRounds, type RequestStateServices } from '../mrtr/index.js';
+import { McpCallPipeline, reportInternalError } from '../pipeline/call-pipeline.js';
 import { InvalidParamsError, isMcpError } from '../protocol/mcp.error.js';
 import { isPlainObject } from '../protocol/json-value.js';
 import type { JsonObject, Result } from '../protocol/wire.types.js';
+import { McpRegistry } from '../registry/mcp.registry.js';
+import type { RegisteredTool } from '../registry/registered-handlers.js';
 import { toCallToolResult, toolErrorResult } from '../results/tool-result.mapper.js';
 import { isDeliberateToolError } from '../results/tool-error.js';
 import { toDtoInstance, validateDto } from '../schema/index.js';
-import { McpHandlerKind } from '../enums/mcp-handler-kind.enum.js';
-import { principalOf, reportInternalError, runHandler, visibleEntries } from './handler-run.js';
 import { listResult } from './pagination.js';
+import { RpcMethod } from './rpc-method.decorator.js';
+import { visibleEntries } from './visible-entries.js';
+
+/** Invalid tool arguments: answered as a tool error, so the model can correct itself (SEP-1303). */
+class ToolArgumentsError extends IntrinsicException {}
 
 /** `tools/list` and `tools/call`. @internal */
 @Injectable()
-export class ToolsHandler {
+export class ToolsMethods {
   private readonly logger = new Logger('McpModule');
 
   constructor(
     private readonly registry: McpRegistry,
-    @Inject(REQUEST_STATE_SERVICES) private readonly requestState: RequestStateServices,
+    private readonly pipeline: McpCallPipeline,
     @Inject(MCP_SETTINGS) private readonly settings: McpSettings,
   ) {}
 
+  @RpcMethod('tools/list')
   async list(call: McpCall, params: JsonObject): Promise<Result> {
     const tools = await visibleEntries(call, this.registry.listTools(), McpHandlerKind.TOOL);
     return listResult('tools', tools.map((tool) => tool.definition), params.cursor, this.settings);
   }
 
+  @RpcMethod('tools/call', { inputRounds: true })
   async call(call: McpCall, params: JsonObject): Promise<Result> {
     const name = params.name;
     if (typeof name !== 'string') throw new InvalidParamsError('tools/call needs a string "name"');
@@ -37,29 +45,35 @@ export class ToolsHandler {
     if (!tool) throw new InvalidParamsError(`Unknown tool: ${name}`);
     const args = params.arguments ?? {};
     if (!isPlainObject(args)) throw new InvalidParamsError('tools/call "arguments" must be an object');
-
-    const rounds = new InputRounds(this.requestState, { method: 'tools/call', target: name, arguments: args, principal: principalOf(call) }, params, call.meta.clientCapabilities);
-    // Invalid arguments are a tool error, not a protocol error, so the model can correct itself (SEP-1303).
-    const check = tool.validator.validate(args);
-    if (!check.ok) return toolErrorResult(check.message);
-    let dto: object | undefined;
-    if (tool.dto) {
-      dto = toDtoInstance(tool.dto, args);
-      const problem = await validateDto(dto);
-      if (problem) return toolErrorResult(problem);
-    }
-
     try {
-      const outcome = await runHandler(call, rounds, name, this.logger, (context) =>
-        tool.invoke({ request: call.request, kind: McpHandlerKind.TOOL, name, arguments: args, dto, context, httpRequest: call.httpRequest }),
-      );
+      const outcome = await this.pipeline.run(call, {
+        kind: McpHandlerKind.TOOL,
+        target: name,
+        entry: tool,
+        rawArguments: args,
+        checkArguments: (raw) => checkToolArguments(tool, raw),
+        rounds: { method: 'tools/call', arguments: args, params },
+        createContext: (...parts) => new ToolCallContext(...parts),
+      });
       return outcome.kind === 'value' ? toCallToolResult(outcome.value) : outcome.result;
     } catch (error) {
       if (isMcpError(error)) throw error;
+      if (error instanceof ToolArgumentsError) return toolErrorResult(error.message);
       // A failing tool is a tool result, so the model sees why. Exception filters ran before, and
       // Nest's own fallback never does, so this is the one place a failure is logged.
       if (isDeliberateToolError(error)) return toolErrorResult(error.message || 'The tool failed');
       return toolErrorResult(reportInternalError(this.logger, `Tool "${name}"`, call.request.id, error));
     }
   }
+}
+
+/** JSON Schema first, then the DTO's class-validator rules. */
+async function checkToolArguments(tool: RegisteredTool, args: JsonObject): Promise<{ arguments: JsonObject; dto?: object }> {
+  const check = tool.validator.validate(args);
+  if (!check.ok) throw new ToolArgumentsError(check.message);
+  if (!tool.dto) return { arguments: args };
+  const dto = toDtoInstance(tool.dto, args);
+  const problem = await validateDto(dto);
+  if (problem) throw new ToolArgumentsError(problem);
+  return { arguments: args, dto };
 }

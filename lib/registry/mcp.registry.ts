@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { Subject } from 'rxjs';
 import type { McpPromptContext, McpResourceContext, McpToolContext } from '../context/mcp-context.interface.js';
 import type {
@@ -9,7 +9,7 @@ import type {
 } from '../interfaces/handler-metadata.interface.js';
 import { DUPLICATE_HANDLER } from '../mcp.messages.js';
 import type { JsonObject, JsonSchemaObject, PromptArgument } from '../protocol/wire.types.js';
-import { ArgumentValidator, assertObjectRootSchema, assertValidSchema } from '../schema/index.js';
+import { McpDefinitionFactory } from '../definitions/definition.factory.js';
 import type {
   RegisteredCompletion,
   RegisteredPrompt,
@@ -17,12 +17,11 @@ import type {
   RegisteredResourceTemplate,
   RegisteredTool,
 } from './registered-handlers.js';
-import { UriTemplate } from './uri-template.js';
 
 /** Which list changed. @publicApi */
 export type McpListKind = 'tools' | 'prompts' | 'resources';
 
-/** A change that `subscriptions/listen` streams announce. @publicApi */
+/** A change that `subscriptions/listen` streams announce (see `McpRegistry.changes`). @publicApi */
 export type McpChange = { kind: 'list'; list: McpListKind } | { kind: 'resource'; uri: string };
 
 const RUNTIME = 'McpRegistry (added at run time)';
@@ -41,6 +40,8 @@ export class McpRegistry {
   private readonly templates = new Map<string, RegisteredResourceTemplate>();
   private readonly completions = new Map<string, RegisteredCompletion>();
   private readonly changeSubject = new Subject<McpChange>();
+  /** Run-time additions follow the same rules as decorated handlers. */
+  private readonly definitions = new McpDefinitionFactory(new Logger('McpModule'));
   /** Every change, as it happens. */
   readonly changes = this.changeSubject.asObservable();
 
@@ -48,15 +49,10 @@ export class McpRegistry {
 
   /** Adds a tool at run time; its arguments are checked against `inputSchema` (default: any object). */
   addTool(options: McpToolOptions & { name: string }, handler: (args: JsonObject, context: McpToolContext) => unknown): void {
-    const inputSchema = options.inputSchema ?? { type: 'object' as const };
-    assertValidSchema(inputSchema, `tool "${options.name}"`);
-    assertObjectRootSchema(inputSchema, `tool "${options.name}"`);
-    const { inputSchema: _ignored, output: _output, hideWhenDenied: _hidden, ...rest } = options;
     this.registerTool({
-      definition: { ...rest, inputSchema },
+      ...this.definitions.runtimeTool(options, `tool "${options.name}"`),
       source: RUNTIME,
-      validator: new ArgumentValidator(inputSchema),
-      invoke: async (invocation) => handler(invocation.arguments, invocation.context),
+      invoke: async (invocation) => handler(invocation.arguments, invocation.context as unknown as McpToolContext),
     });
     this.announce('tools');
   }
@@ -71,15 +67,17 @@ export class McpRegistry {
       definition: (({ hideWhenDenied: _hidden, ...definition }) => definition)(options),
       source: RUNTIME,
       argumentSchemas,
-      invoke: async (invocation) => handler(invocation.arguments as Record<string, string>, invocation.context),
+      invoke: async (invocation) => handler(invocation.arguments as Record<string, string>, invocation.context as unknown as McpPromptContext),
     });
     this.announce('prompts');
   }
 
   /** Adds a resource at run time. */
   addResource(options: McpResourceOptions, handler: (context: McpResourceContext) => unknown): void {
-    const { cache, ...definition } = options;
-    this.registerResource({ definition, source: RUNTIME, cache, invoke: async (invocation) => handler(invocation.context) });
+    this.registerResource({
+      ...this.definitions.resource(RUNTIME, options),
+      invoke: async (invocation) => handler(invocation.context as unknown as McpResourceContext),
+    });
     this.announce('resources');
   }
 
@@ -88,15 +86,9 @@ export class McpRegistry {
     options: McpResourceTemplateOptions,
     handler: (variables: Record<string, string>, context: McpResourceContext) => unknown,
   ): void {
-    const { cache, ...definition } = options;
-    const template = new UriTemplate(options.uriTemplate);
     this.registerResourceTemplate({
-      definition,
-      source: RUNTIME,
-      template,
-      cache,
-      variableSchemas: Object.fromEntries(template.variables.map((name) => [name, { type: 'string' }])),
-      invoke: async (invocation) => handler(invocation.arguments as Record<string, string>, invocation.context),
+      ...this.definitions.resourceTemplate(RUNTIME, options),
+      invoke: async (invocation) => handler(invocation.arguments as Record<string, string>, invocation.context as unknown as McpResourceContext),
     });
     this.announce('resources');
   }

@@ -1,0 +1,153 @@
+/**
+ * The one file that knows Nest's internals. Everything else in nest-mcp uses the public API of
+ * @nestjs/common and @nestjs/core, or this adapter.
+ *
+ * Handlers run through the public `ExternalContextCreator.create()` (guards, interceptors, pipes,
+ * the MCP params factory), with `filters: false`. Two needs are not met by `create()` alone:
+ *
+ * - `hideWhenDenied` list probes run a method's guards WITHOUT running the method;
+ * - exception filters: a filter's answer is used, but the MRTR signal and failed argument checks
+ *   must never reach a filter (a catch-all filter would swallow them), and the unhandled rest is
+ *   logged once, by the module, with the request id and a reference. `filters: true` (what
+ *   @nestjs/graphql does) hands every error to Nest's `ExternalExceptionsHandler`, whose fallback
+ *   (`ExternalExceptionFilter`) logs each unhandled non-intrinsic error itself, without the request
+ *   id; the module's own log would make two, and a catch-all filter would see the signal.
+ *
+ * So the adapter makes its own guards and filters contexts from the classes Nest exports for
+ * sibling packages in `@nestjs/core/internal` (GuardsContextCreator, GuardsConsumer,
+ * BaseExceptionFilterContext), fed with public objects: the injected `ModulesContainer` (the only
+ * thing those creators read from the container, via `getModules()`) and `ApplicationConfig`
+ * (global enhancers). No private field of a Nest class is read. Global, class and method enhancers,
+ * request-scoped ones included, resolve exactly as for controllers.
+ *
+ * `nest-adapter.contract.spec.ts` pins every assumption made here to the peer range of
+ * @nestjs/core: it fails loudly if a Nest release changes one.
+ * @internal
+ */
+import { Injectable, type CanActivate, type ExceptionFilter } from '@nestjs/common';
+import { EXCEPTION_FILTERS_METADATA, selectExceptionFilterMetadata, type ExceptionFilterMetadata } from '@nestjs/common/internal';
+import { ApplicationConfig, ExternalContextCreator, ModulesContainer, type ContextId } from '@nestjs/core';
+import {
+  BaseExceptionFilterContext,
+  ExecutionContextHost,
+  GuardsConsumer,
+  GuardsContextCreator,
+  Injector,
+  STATIC_CONTEXT,
+  type InstanceWrapper,
+} from '@nestjs/core/internal';
+import { MCP_CONTEXT_TYPE, MCP_PARAM_ARGS_METADATA } from '../mcp.constants.js';
+import { McpParamsFactory } from './mcp-params.factory.js';
+
+export { ExecutionContextHost, type ContextId, type InstanceWrapper };
+
+type Method = (...args: unknown[]) => unknown;
+
+/** The container stand-in the context creators are built with: they only call `getModules()`. */
+function containerOf(modules: ModulesContainer): never {
+  return { getModules: () => modules } as never;
+}
+
+/** Exception filters of one method: method, class and global ones, most specific first, as Nest orders them. */
+class McpFiltersContext extends BaseExceptionFilterContext {
+  constructor(
+    modules: ModulesContainer,
+    private readonly config: ApplicationConfig,
+  ) {
+    super(containerOf(modules));
+  }
+
+  create(instance: object, callback: Method, moduleKey: string, contextId: ContextId, inquirerId?: string): ExceptionFilterMetadata[] {
+    this.moduleContext = moduleKey;
+    return this.createContext<unknown[], ExceptionFilterMetadata[]>(instance, callback, EXCEPTION_FILTERS_METADATA, contextId, inquirerId).reverse();
+  }
+
+  override getGlobalMetadata<T extends unknown[]>(contextId: ContextId = STATIC_CONTEXT, inquirerId?: string): T {
+    const global: ExceptionFilter[] = this.config.getGlobalFilters();
+    if (contextId === STATIC_CONTEXT && !inquirerId) return global as T;
+    const scoped = this.config.getGlobalRequestFilters().flatMap((wrapper) => {
+      const host = wrapper.getInstanceByContextId(this.getContextId(contextId, wrapper), inquirerId);
+      return host && this.isInstantiated(wrapper, host) ? [host.instance] : [];
+    });
+    return [...global, ...scoped] as T;
+  }
+}
+
+/** What the invoker needs from Nest for one method on one instance. @internal */
+export interface EnhancedMethod {
+  /** Guards → interceptors → parameter extraction (the call's preparation) and pipes → the method. */
+  handler: (...args: unknown[]) => Promise<unknown>;
+  guards: CanActivate[];
+  filters: ExceptionFilterMetadata[];
+  callback: Method;
+  instance: object;
+}
+
+/** @internal */
+@Injectable()
+export class NestAdapter {
+  private readonly paramsFactory = new McpParamsFactory();
+  private readonly injector = new Injector();
+  private readonly guardsContext: GuardsContextCreator;
+  private readonly guardsConsumer = new GuardsConsumer();
+  private readonly filtersContext: McpFiltersContext;
+
+  constructor(
+    private readonly externalContextCreator: ExternalContextCreator,
+    modules: ModulesContainer,
+    config: ApplicationConfig,
+  ) {
+    this.guardsContext = new GuardsContextCreator(containerOf(modules), config);
+    this.filtersContext = new McpFiltersContext(modules, config);
+  }
+
+  /** The method with its guards, interceptors and pipes; its filters resolved for `handleError`. */
+  enhance(wrapper: InstanceWrapper, instance: object, methodName: string, classRef: Function, contextId?: ContextId): EnhancedMethod {
+    const callback = (Object.getPrototypeOf(instance) as Record<string, Method>)[methodName];
+    const inquirerId = contextId
+      ? wrapper.id
+      : wrapper.host?.entryProviders?.find((item) => item.token === classRef || item.instance === instance)?.id;
+    const moduleKey = wrapper.host?.token ?? this.externalContextCreator.getContextModuleKey(classRef);
+    const handler = this.externalContextCreator.create(
+      instance,
+      callback,
+      methodName,
+      MCP_PARAM_ARGS_METADATA,
+      this.paramsFactory,
+      contextId,
+      contextId ? wrapper.id : undefined,
+      { guards: true, interceptors: true, filters: false },
+      MCP_CONTEXT_TYPE,
+    );
+    const scope = contextId ?? STATIC_CONTEXT;
+    return {
+      handler,
+      callback,
+      instance,
+      guards: this.guardsContext.create(instance, callback, moduleKey, scope, inquirerId),
+      filters: this.filtersContext.create(instance, callback, moduleKey, scope, inquirerId),
+    };
+  }
+
+  /** Runs only the guards, as `create()` does before the method; false when one denies. */
+  canActivate(method: EnhancedMethod, args: unknown[]): Promise<boolean> {
+    return this.guardsConsumer.tryActivate(method.guards, args, method.instance, method.callback, MCP_CONTEXT_TYPE);
+  }
+
+  /**
+   * Hands `error` to the first filter that catches it. Returns what the filter returned
+   * (`undefined`: no filter, or it declined); a filter that throws replaces the error.
+   */
+  async filter(method: EnhancedMethod, error: unknown, args: unknown[]): Promise<unknown> {
+    const selected = selectExceptionFilterMetadata(method.filters, error);
+    if (!selected) return undefined;
+    const host = new ExecutionContextHost(args, method.instance.constructor as never, method.callback);
+    host.setType(MCP_CONTEXT_TYPE);
+    return await selected.func(error, host);
+  }
+
+  /** An instance of the wrapper's class for one DI context (request-scoped, or a transient of MCP's own). */
+  loadPerContext(wrapper: InstanceWrapper, contextId: ContextId): Promise<object> {
+    return this.injector.loadPerContext(wrapper.instance as object, wrapper.host!, wrapper.host!.providers, contextId, wrapper);
+  }
+}

@@ -1,0 +1,63 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { McpCall } from '../context/mcp-call.js';
+import { PromptGetContext } from '../context/mcp-handler.context.js';
+import { McpHandlerKind } from '../enums/mcp-handler-kind.enum.js';
+import { MCP_SETTINGS } from '../mcp.constants.js';
+import type { McpSettings } from '../config/mcp-settings.js';
+import { McpCallPipeline } from '../pipeline/call-pipeline.js';
+import { InvalidParamsError } from '../protocol/mcp.error.js';
+import { isPlainObject } from '../protocol/json-value.js';
+import type { JsonObject, Result } from '../protocol/wire.types.js';
+import { McpRegistry } from '../registry/mcp.registry.js';
+import type { RegisteredPrompt } from '../registry/registered-handlers.js';
+import { toGetPromptResult } from '../results/prompt-result.mapper.js';
+import { toDtoInstance, validateDto } from '../schema/index.js';
+import { listResult } from './pagination.js';
+import { RpcMethod } from './rpc-method.decorator.js';
+import { convertStringArguments } from './string-arguments.js';
+import { visibleEntries } from './visible-entries.js';
+
+/** `prompts/list` and `prompts/get`. @internal */
+@Injectable()
+export class PromptsMethods {
+  constructor(
+    private readonly registry: McpRegistry,
+    private readonly pipeline: McpCallPipeline,
+    @Inject(MCP_SETTINGS) private readonly settings: McpSettings,
+  ) {}
+
+  @RpcMethod('prompts/list')
+  async list(call: McpCall, params: JsonObject): Promise<Result> {
+    const prompts = await visibleEntries(call, this.registry.listPrompts(), McpHandlerKind.PROMPT);
+    return listResult('prompts', prompts.map((prompt) => prompt.definition), params.cursor, this.settings);
+  }
+
+  @RpcMethod('prompts/get', { inputRounds: true })
+  async get(call: McpCall, params: JsonObject): Promise<Result> {
+    const name = params.name;
+    if (typeof name !== 'string') throw new InvalidParamsError('prompts/get needs a string "name"');
+    const prompt = this.registry.getPrompt(name);
+    if (!prompt) throw new InvalidParamsError(`Unknown prompt: ${name}`);
+    const outcome = await this.pipeline.run(call, {
+      kind: McpHandlerKind.PROMPT,
+      target: name,
+      entry: prompt,
+      rawArguments: isPlainObject(params.arguments) ? params.arguments : {},
+      checkArguments: () => checkPromptArguments(prompt, params.arguments),
+      rounds: { method: 'prompts/get', arguments: params.arguments ?? {}, params },
+      createContext: (...parts) => new PromptGetContext(...parts),
+    });
+    return outcome.kind === 'value' ? toGetPromptResult(outcome.value) : outcome.result;
+  }
+}
+
+/** Strings converted to the declared types, then the DTO's class-validator rules; -32602 otherwise. */
+async function checkPromptArguments(prompt: RegisteredPrompt, raw: unknown): Promise<{ arguments: JsonObject; dto?: object }> {
+  const required = new Set((prompt.definition.arguments ?? []).filter((arg) => arg.required).map((arg) => arg.name));
+  const args = convertStringArguments(raw, prompt.argumentSchemas, required, 'prompts/get');
+  if (!prompt.dto) return { arguments: args };
+  const dto = toDtoInstance(prompt.dto, args);
+  const problem = await validateDto(dto, 'Invalid prompt arguments');
+  if (problem) throw new InvalidParamsError(problem);
+  return { arguments: args, dto };
+}
