@@ -59,8 +59,14 @@ export class McpHttpTransport implements OnModuleInit, OnModuleDestroy {
     });
   }
 
+  /**
+   * Matches as Express routes (case-insensitive, one optional trailing slash): a path the controller
+   * serves but this check missed would reach it with no Origin, size or header checks.
+   */
   private isEndpoint(req: IncomingMessage): boolean {
-    return (req.url ?? '').split('?')[0].endsWith(this.settings.endpoint);
+    const path = (req.url ?? '').split('?')[0].toLowerCase();
+    const endpoint = this.settings.endpoint.toLowerCase();
+    return path.endsWith(endpoint) || path.endsWith(`${endpoint}/`);
   }
 
   /** Sets `req.body` (so the application's parsers skip it) and returns true, or answers the refusal. */
