@@ -28,3 +28,6 @@ export const DEFAULT_ENDPOINT = '/mcp';
 export const DEFAULT_PAGE_SIZE = 100;
 export const DEFAULT_MRTR_TTL = 'PT5M';
 export const DEFAULT_ALLOWED_HOSTS: readonly string[] = ['localhost', '127.0.0.1', '[::1]'];
+/** Defaults of the store settings (`mocapi.store.*`), shared by the settings and the stores themselves. */
+export const DEFAULT_STORE_KEY_PREFIX = 'nest-mcp:';
+export const DEFAULT_STORE_MAX_ENTRIES = 100_000;

@@ -66,6 +66,14 @@ describe('bearer-token auth (OAuth resource server, e2e)', () => {
       const get = await fetch(started.url);
       expect(get.status).toBe(405);
     });
+
+    it.each(['/mcp/', '/MCP'])('a disallowed Origin on %s (a path Express routes to the endpoint) is refused 403 too, not served', async (path) => {
+      const url = started.url.replace(/\/mcp$/, path);
+      const response = await callTool(url, 'whoami', { origin: 'https://evil.example' });
+      expect(response.status).toBe(403);
+      expect(response.headers.get('www-authenticate')).toBeNull();
+      assertErrorResponse(response.body, -32600);
+    });
   });
 
   describe('verified tokens', () => {

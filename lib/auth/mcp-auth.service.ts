@@ -1,8 +1,6 @@
 import { Inject, Injectable, Logger, type OnModuleInit, type Type } from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
 import type { IncomingMessage } from 'node:http';
-import type { McpSettings } from '../config/mcp-settings.js';
-import type { McpModuleOptions } from '../interfaces/mcp-module-options.interface.js';
 import { MCP_SETTINGS } from '../mcp.constants.js';
 import { MCP_MODULE_OPTIONS } from '../mcp.module-definition.js';
 import { InvalidTokenError } from './mcp-auth.errors.js';
@@ -27,8 +25,10 @@ export class McpAuthService implements OnModuleInit {
   readonly options?: McpAuthOptions;
 
   constructor(
-    @Inject(MCP_MODULE_OPTIONS) moduleOptions: McpModuleOptions,
-    @Inject(MCP_SETTINGS) private readonly settings: McpSettings,
+    // Typed as the parts read here: the options and settings types name auth's own types, so auth/
+    // importing them (interfaces/, config/) would make a cycle.
+    @Inject(MCP_MODULE_OPTIONS) moduleOptions: { auth?: McpAuthOptions },
+    @Inject(MCP_SETTINGS) private readonly settings: { endpoint: string },
     private readonly moduleRef: ModuleRef,
   ) {
     this.options = moduleOptions.auth;

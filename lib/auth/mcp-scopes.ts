@@ -9,7 +9,7 @@ import { getMcpAuth, scopeChallengeOf } from './mcp-auth-info.js';
 export const MCP_SCOPES_METADATA = 'mcp:scopes';
 
 /** The verified token of the request an execution context serves (MCP handler or HTTP route). */
-export function authFromContext(context: ExecutionContext): McpAuthInfo | undefined {
+function authFromContext(context: ExecutionContext): McpAuthInfo | undefined {
   if (context.getType<string>() === MCP_CONTEXT_TYPE) {
     const invocation = context.getArgByIndex<{ httpRequest?: unknown } | undefined>(0);
     return getMcpAuth(invocation?.httpRequest);

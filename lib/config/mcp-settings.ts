@@ -1,10 +1,10 @@
 import type { McpModuleOptions } from '../interfaces/mcp-module-options.interface.js';
 import type { CacheScope, Implementation } from '../protocol/wire.types.js';
-import type { McpStore } from '../store/mcp-store.js';
-import { DEFAULT_STORE_MAX_ENTRIES } from '../store/in-memory-mcp-store.js';
-import { DEFAULT_STORE_KEY_PREFIX } from '../store/redis-mcp-store.js';
-import { DEFAULT_ENDPOINT, DEFAULT_MRTR_TTL, DEFAULT_PAGE_SIZE } from '../mcp.constants.js';
-import { parseIsoDuration } from '../mrtr/iso-duration.util.js';
+import { DEFAULT_ENDPOINT, DEFAULT_MRTR_TTL, DEFAULT_PAGE_SIZE, DEFAULT_STORE_KEY_PREFIX, DEFAULT_STORE_MAX_ENTRIES } from '../mcp.constants.js';
+import { parseIsoDuration } from './iso-duration.util.js';
+
+/** The store given in the options (typed from there: config/ does not import store/). */
+type McpStoreOption = NonNullable<McpModuleOptions['store']>['instance'];
 
 /** What the module runs with: explicit options, then `mocapi.*` config, then defaults. @internal */
 export interface McpSettings {
@@ -25,7 +25,7 @@ export interface McpSettings {
     acceptFirstRoundWithoutState: boolean;
   };
   /** `instance` wins; else Redis when `redisUrl` is set; else in memory. */
-  store: { instance: McpStore | undefined; redisUrl: string | undefined; keyPrefix: string; maxEntries: number };
+  store: { instance: McpStoreOption; redisUrl: string | undefined; keyPrefix: string; maxEntries: number };
   limits: {
     maxBodyBytes: number;
     maxJsonDepth: number;

@@ -1,5 +1,4 @@
 export * from './fingerprint.util.js';
-export * from './iso-duration.util.js';
 export * from './request-state.codec.js';
 export * from './request-state.key.js';
 export * from './input-required.signal.js';

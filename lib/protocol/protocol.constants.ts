@@ -1,14 +1,10 @@
-/** The protocol revision this module speaks. */
-export const LATEST_PROTOCOL_VERSION = '2026-07-28';
-
-/** Every revision a request may name in `_meta`; anything else gets `-32022`. */
-export const SUPPORTED_PROTOCOL_VERSIONS: readonly string[] = [LATEST_PROTOCOL_VERSION];
+/** Every revision a request may name in `_meta` (this module speaks 2026-07-28); anything else gets `-32022`. */
+export const SUPPORTED_PROTOCOL_VERSIONS: readonly string[] = ['2026-07-28'];
 
 /** Reserved `_meta` keys of 2026-07-28. */
 export const META_PROTOCOL_VERSION = 'io.modelcontextprotocol/protocolVersion';
 export const META_CLIENT_INFO = 'io.modelcontextprotocol/clientInfo';
 export const META_CLIENT_CAPABILITIES = 'io.modelcontextprotocol/clientCapabilities';
-export const META_LOG_LEVEL = 'io.modelcontextprotocol/logLevel';
 export const META_SERVER_INFO = 'io.modelcontextprotocol/serverInfo';
 export const META_SUBSCRIPTION_ID = 'io.modelcontextprotocol/subscriptionId';
 

@@ -1,3 +1,4 @@
+import { DEFAULT_STORE_MAX_ENTRIES } from '../mcp.constants.js';
 import type { JsonValue } from '../protocol/wire.types.js';
 import type { McpStore } from './mcp-store.js';
 
@@ -14,7 +15,6 @@ interface Entry {
   expiresAt: number;
 }
 
-export const DEFAULT_STORE_MAX_ENTRIES = 100_000;
 // A full sweep of expired entries costs O(n); when the store is full of live entries, do it at most this often.
 const SWEEP_INTERVAL_MS = 1_000;
 

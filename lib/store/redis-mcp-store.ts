@@ -1,4 +1,5 @@
 import { Logger } from '@nestjs/common';
+import { DEFAULT_STORE_KEY_PREFIX } from '../mcp.constants.js';
 import type { JsonValue } from '../protocol/wire.types.js';
 import { requirePositiveTtl } from './in-memory-mcp-store.js';
 import { loadIoredis } from './ioredis-loader.js';
@@ -19,7 +20,6 @@ export interface RedisMcpStoreOptions {
   keyPrefix?: string;
 }
 
-export const DEFAULT_STORE_KEY_PREFIX = 'nest-mcp:';
 // A request waits at most this long for Redis before it fails with -32603.
 const COMMAND_TIMEOUT_MS = 2_000;
 

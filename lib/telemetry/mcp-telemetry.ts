@@ -18,7 +18,6 @@ import {
   type TextMapGetter,
   type Tracer,
 } from '@opentelemetry/api';
-import type { IncomingMessage } from 'node:http';
 import type { McpModuleOptions } from '../interfaces/mcp-module-options.interface.js';
 import { MCP_MODULE_OPTIONS } from '../mcp.module-definition.js';
 import { META_PROTOCOL_VERSION } from '../protocol/protocol.constants.js';
@@ -224,6 +223,13 @@ export function classifyOutbound(outbound: unknown): McpOutcomeClassification {
   return {};
 }
 
+/** What telemetry reads of Node's HTTP request; the transport hands the request over as `unknown`. */
+interface HttpRequestFacts {
+  headers?: unknown;
+  httpVersion?: unknown;
+  socket?: { remoteAddress?: string; remotePort?: unknown };
+}
+
 function requestAttributes(
   request: JsonRpcRequest,
   params: JsonObject,
@@ -244,7 +250,7 @@ function requestAttributes(
     // High cardinality: on spans only, never in the span name or on metrics.
     spanOnly['mcp.resource.uri'] = params.uri;
   }
-  const http = httpRequest as IncomingMessage | undefined;
+  const http = httpRequest as HttpRequestFacts | undefined;
   if (http && typeof http === 'object' && typeof http.headers === 'object') {
     common['network.transport'] = 'tcp';
     common['network.protocol.name'] = 'http';
@@ -252,7 +258,7 @@ function requestAttributes(
     const address = http.socket?.remoteAddress;
     if (address) {
       spanOnly['client.address'] = address;
-      if (typeof http.socket.remotePort === 'number') spanOnly['client.port'] = http.socket.remotePort;
+      if (typeof http.socket?.remotePort === 'number') spanOnly['client.port'] = http.socket.remotePort;
     }
   }
   return { common, spanOnly, target };

@@ -5,10 +5,11 @@ import type { Subscription } from 'rxjs';
 import { MCP_SETTINGS } from '../../mcp.constants.js';
 import type { McpSettings } from '../../config/mcp-settings.js';
 import { McpDispatcher, type OutboundMessage } from '../../dispatch/mcp.dispatcher.js';
-import { InvalidRequestError, ShuttingDownError, type McpError } from '../../protocol/mcp.error.js';
+import { InvalidRequestError, ShuttingDownError } from '../../protocol/mcp.error.js';
 import { classifyMessage, type IncomingJsonRpc } from '../../protocol/json-rpc-envelope.js';
-import type { JsonRpcMessage, JsonRpcRequest, RequestId } from '../../protocol/wire.types.js';
+import type { JsonRpcMessage, JsonRpcRequest } from '../../protocol/wire.types.js';
 import type { RequestMeta } from '../../protocol/request-meta.js';
+import { writeJson, writeJsonRpcError } from './json-response.js';
 import { OriginPolicy } from './origin.policy.js';
 import { validateParamHeaders, validateStandardHeaders } from './request-headers.js';
 import { deferContinue, expectsContinue, placeAheadOfBodyParsers, readJsonBody, refusalBeforeBody } from './request-body.js';
@@ -58,8 +59,14 @@ export class McpHttpTransport implements OnModuleInit, OnModuleDestroy {
     });
   }
 
+  /**
+   * Matches as Express routes (case-insensitive, one optional trailing slash): a path the controller
+   * serves but this check missed would reach it with no Origin, size or header checks.
+   */
   private isEndpoint(req: IncomingMessage): boolean {
-    return (req.url ?? '').split('?')[0].endsWith(this.settings.endpoint);
+    const path = (req.url ?? '').split('?')[0].toLowerCase();
+    const endpoint = this.settings.endpoint.toLowerCase();
+    return path.endsWith(endpoint) || path.endsWith(`${endpoint}/`);
   }
 
   /** Sets `req.body` (so the application's parsers skip it) and returns true, or answers the refusal. */
@@ -74,7 +81,7 @@ export class McpHttpTransport implements OnModuleInit, OnModuleDestroy {
     }
     // Closing the connection is what stops Node from reading the rest of an unread body.
     if (!req.complete) res.setHeader('Connection', 'close');
-    writeError(res, read.status, read.error);
+    writeJsonRpcError(res, read.status, read.error);
     return false;
   }
 
@@ -82,7 +89,7 @@ export class McpHttpTransport implements OnModuleInit, OnModuleDestroy {
     const incoming = classify(req.body);
     switch (incoming.kind) {
       case 'invalid':
-        return writeError(res, incoming.error.httpStatus, incoming.error, incoming.id);
+        return writeJsonRpcError(res, incoming.error.httpStatus, incoming.error, incoming.id);
       case 'notification':
         // Nothing to act on: on HTTP, closing the response stream is what cancels a request, so a
         // notifications/cancelled from anyone cannot touch another client's call.
@@ -92,7 +99,7 @@ export class McpHttpTransport implements OnModuleInit, OnModuleDestroy {
       case 'request':
         if (this.draining) {
           res.setHeader('Retry-After', '1');
-          return writeError(res, 503, new ShuttingDownError(), incoming.request.id);
+          return writeJsonRpcError(res, 503, new ShuttingDownError(), incoming.request.id);
         }
         return this.serve(incoming.request, req, res);
     }
@@ -111,7 +118,7 @@ export class McpHttpTransport implements OnModuleInit, OnModuleDestroy {
   /** Only POST is part of 2026-07-28 (no standalone GET stream, no sessions to DELETE). */
   handleOtherMethod(res: ServerResponse): void {
     res.setHeader('Allow', 'POST');
-    writeError(res, 405, new InvalidRequestError('Method Not Allowed: the MCP endpoint accepts POST only'));
+    writeJsonRpcError(res, 405, new InvalidRequestError('Method Not Allowed: the MCP endpoint accepts POST only'));
   }
 
   private validateHeaders(req: HttpRequest, request: JsonRpcRequest, meta: RequestMeta): void {
@@ -191,18 +198,3 @@ function sseEvent(message: JsonRpcMessage): string {
   // One JSON message per event, on one `data:` line (JSON.stringify never emits raw newlines).
   return `event: message\ndata: ${JSON.stringify(message)}\n\n`;
 }
-
-function writeJson(res: ServerResponse, status: number, message: JsonRpcMessage): void {
-  const body = JSON.stringify(message);
-  res.writeHead(status, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) });
-  res.end(body);
-}
-
-export function writeError(res: ServerResponse, status: number, error: McpError, id?: RequestId): void {
-  if (res.headersSent) {
-    res.end();
-    return;
-  }
-  writeJson(res, status, { jsonrpc: '2.0', ...(id !== undefined ? { id } : {}), error: error.toJsonRpc() });
-}
-

@@ -1,6 +1,6 @@
 import { All, Controller, HttpCode, Inject, Post, Req, Res, UseFilters, UseGuards, type Type } from '@nestjs/common';
-import { McpAuthChallengeFilter, McpBearerAuthGuard } from '../../auth/mcp-bearer-auth.guard.js';
 import type { ServerResponse } from 'node:http';
+import { McpAuthChallengeFilter, McpBearerAuthGuard } from './mcp-bearer-auth.guard.js';
 import { McpHttpTransport, type HttpRequest } from './mcp-http.transport.js';
 
 /**

@@ -4,6 +4,7 @@ import { createBrotliDecompress, createGunzip, createInflate, type Gunzip } from
 import getRawBody from 'raw-body';
 import { InvalidRequestError, ParseError, type McpError } from '../../protocol/mcp.error.js';
 import type { OriginPolicy } from './origin.policy.js';
+import { headerValue } from './request-headers.js';
 
 /** An answer given instead of serving the request. */
 export interface Refusal {
@@ -20,11 +21,6 @@ const DECODERS = new Map<string, () => Gunzip | ReturnType<typeof createInflate>
   ['br', createBrotliDecompress],
 ]);
 
-export function header(req: IncomingMessage, name: string): string | undefined {
-  const value = req.headers[name];
-  return Array.isArray(value) ? value[0] : value;
-}
-
 function acceptsBoth(accept: string | undefined): boolean {
   if (!accept) return false;
   const types = accept.split(',').map((part) => part.split(';')[0].trim().toLowerCase());
@@ -37,13 +33,13 @@ function acceptsBoth(accept: string | undefined): boolean {
  * 403 whatever it sends), then Accept, media type, charset, content coding and declared length.
  */
 export function refusalBeforeBody(req: IncomingMessage, origins: OriginPolicy, maxBodyBytes: number): Refusal | undefined {
-  if (!origins.isAllowed(header(req, 'origin'), header(req, 'host'))) {
+  if (!origins.isAllowed(headerValue(req.headers, 'origin'), headerValue(req.headers, 'host'))) {
     return { status: 403, error: new InvalidRequestError('Forbidden: this Origin is not allowed to call the MCP endpoint') };
   }
-  if (!acceptsBoth(header(req, 'accept'))) {
+  if (!acceptsBoth(headerValue(req.headers, 'accept'))) {
     return { status: 406, error: new InvalidRequestError('Not Acceptable: the Accept header must offer application/json and text/event-stream') };
   }
-  const [mediaType, ...parameters] = (header(req, 'content-type') ?? '').split(';');
+  const [mediaType, ...parameters] = (headerValue(req.headers, 'content-type') ?? '').split(';');
   if (mediaType.trim().toLowerCase() !== 'application/json') {
     return { status: 415, error: new InvalidRequestError('Unsupported Media Type: the body must be application/json') };
   }
@@ -55,7 +51,7 @@ export function refusalBeforeBody(req: IncomingMessage, origins: OriginPolicy, m
   if (coding !== 'identity' && !DECODERS.has(coding)) {
     return { status: 415, error: new InvalidRequestError(`Unsupported Media Type: Content-Encoding "${coding}" is not supported`) };
   }
-  if (Number(header(req, 'content-length') ?? 0) > maxBodyBytes) return tooLarge(maxBodyBytes);
+  if (Number(headerValue(req.headers, 'content-length') ?? 0) > maxBodyBytes) return tooLarge(maxBodyBytes);
   return undefined;
 }
 
@@ -70,7 +66,7 @@ export async function readJsonBody(req: IncomingMessage, limits: { maxBodyBytes:
   if (decoder) stream = req.pipe(decoder);
   let text: string;
   try {
-    const bytes = await getRawBody(stream, { limit: limits.maxBodyBytes, length: decoder ? undefined : header(req, 'content-length') });
+    const bytes = await getRawBody(stream, { limit: limits.maxBodyBytes, length: decoder ? undefined : headerValue(req.headers, 'content-length') });
     text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
   } catch (error) {
     if (decoder) {
@@ -139,11 +135,11 @@ export function deferContinue(server: Server, isEndpoint: (req: IncomingMessage)
 }
 
 export function expectsContinue(req: IncomingMessage): boolean {
-  return /100-continue/i.test(header(req, 'expect') ?? '');
+  return /100-continue/i.test(headerValue(req.headers, 'expect') ?? '');
 }
 
 function contentCoding(req: IncomingMessage): string {
-  return (header(req, 'content-encoding') ?? 'identity').trim().toLowerCase();
+  return (headerValue(req.headers, 'content-encoding') ?? 'identity').trim().toLowerCase();
 }
 
 function tooLarge(maxBodyBytes: number): Refusal {

@@ -4,6 +4,9 @@ import type { JsonRpcRequest } from '../../protocol/wire.types.js';
 
 type Headers = Record<string, string | string[] | undefined>;
 
+/** Headers that hold one value (RFC 9110); Node keeps the first when one is repeated. */
+const SINGLETONS: ReadonlySet<string> = new Set(['host', 'content-type', 'content-length']);
+
 const SENTINEL = /^=\?base64\?(.*)\?=$/s;
 const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
 /** Visible ASCII and spaces: what a plain (non-sentinel) header value may hold. */
@@ -16,9 +19,15 @@ const NAME_FIELDS = new Map([
   ['resources/read', 'uri'],
 ]);
 
-function single(headers: Headers, name: string): string | undefined {
+/**
+ * One request header (by its lower-case name) as one string. A repeated header reads as Node reads
+ * it: a singleton keeps its first value, any other is joined with ", ", so a second `Origin` or
+ * `Mcp-Method` makes a value that matches nothing rather than letting the first one pass.
+ */
+export function headerValue(headers: Headers, name: string): string | undefined {
   const value = headers[name];
-  return Array.isArray(value) ? value.join(',') : value;
+  if (!Array.isArray(value)) return value;
+  return SINGLETONS.has(name) ? value[0] : value.join(', ');
 }
 
 /**
@@ -40,19 +49,19 @@ export function decodeHeaderValue(header: string, value: string): string {
  * or different value is HeaderMismatch (-32020, HTTP 400). Values are case-sensitive.
  */
 export function validateStandardHeaders(headers: Headers, request: JsonRpcRequest, meta: RequestMeta): void {
-  const version = single(headers, 'mcp-protocol-version');
+  const version = headerValue(headers, 'mcp-protocol-version');
   if (version === undefined) throw new HeaderMismatchError('the MCP-Protocol-Version header is required');
   if (version !== meta.protocolVersion) {
     throw new HeaderMismatchError(`MCP-Protocol-Version header "${version}" does not match _meta protocolVersion "${meta.protocolVersion}"`);
   }
-  const method = single(headers, 'mcp-method');
+  const method = headerValue(headers, 'mcp-method');
   if (method === undefined) throw new HeaderMismatchError('the Mcp-Method header is required');
   if (method !== request.method) {
     throw new HeaderMismatchError(`Mcp-Method header "${method}" does not match body method "${request.method}"`);
   }
   const field = NAME_FIELDS.get(request.method);
   if (!field) return;
-  const rawName = single(headers, 'mcp-name');
+  const rawName = headerValue(headers, 'mcp-name');
   if (rawName === undefined) throw new HeaderMismatchError(`the Mcp-Name header is required for ${request.method}`);
   const name = decodeHeaderValue('Mcp-Name', rawName);
   const bodyValue = request.params?.[field];
@@ -69,7 +78,7 @@ export function validateParamHeaders(headers: Headers, args: unknown, mirrored: 
   const values = (typeof args === 'object' && args !== null ? args : {}) as Record<string, unknown>;
   for (const [property, suffix] of mirrored) {
     const headerName = `Mcp-Param-${suffix}`;
-    const raw = single(headers, headerName.toLowerCase());
+    const raw = headerValue(headers, headerName.toLowerCase());
     const value = values[property];
     if (value === undefined || value === null) continue;
     if (raw === undefined) throw new HeaderMismatchError(`the ${headerName} header is required when "${property}" is set`);

@@ -1,15 +1,12 @@
 import { classifyMessage, type IncomingJsonRpc } from '../../protocol/json-rpc-envelope.js';
 import { ParseError } from '../../protocol/mcp.error.js';
 
-/** One stdin line, sorted the way the stdio transport acts on it. @internal */
-export type StdioIncoming = IncomingJsonRpc;
-
 /**
  * Parses and classifies one line with the shared envelope rules; a client's response is its own
  * kind here: on stdio a line is not a POST that needs an answer.
  * @internal
  */
-export function classifyLine(line: string): StdioIncoming {
+export function classifyLine(line: string): IncomingJsonRpc {
   let body: unknown;
   try {
     body = JSON.parse(line);

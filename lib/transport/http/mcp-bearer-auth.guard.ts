@@ -1,13 +1,15 @@
 import { Catch, HttpException, Injectable, type ArgumentsHost, type CanActivate, type ExceptionFilter, type ExecutionContext } from '@nestjs/common';
 import type { ServerResponse } from 'node:http';
-import { isPlainObject } from '../protocol/json-value.js';
-import { OriginPolicy } from '../transport/http/origin.policy.js';
-import { McpAccessErrorCode } from './mcp-auth.errors.js';
-import { setScopeChallenge, type McpAuthenticatedRequest } from './mcp-auth-info.js';
-import { McpAuthService } from './mcp-auth.service.js';
+import { McpForbiddenError, McpUnauthorizedError } from '../../auth/mcp-auth.errors.js';
+import { setScopeChallenge, type McpAuthenticatedRequest } from '../../auth/mcp-auth-info.js';
+import { McpAuthService } from '../../auth/mcp-auth.service.js';
+import { isPlainObject } from '../../protocol/json-value.js';
+import { writeJsonRpcError } from './json-response.js';
+import { OriginPolicy } from './origin.policy.js';
+import { headerValue } from './request-headers.js';
 
-/** A refused bearer token: answered by `McpAuthChallengeFilter` with `WWW-Authenticate`. @internal */
-export class McpAuthChallengeException extends HttpException {
+/** A refused bearer token: answered by `McpAuthChallengeFilter` with `WWW-Authenticate`. */
+class McpAuthChallengeException extends HttpException {
   constructor(
     status: 401 | 403,
     readonly challenge: string,
@@ -35,7 +37,7 @@ export class McpBearerAuthGuard implements CanActivate {
     if (!this.auth.enabled || context.getType() !== 'http') return true;
     const request = context.switchToHttp().getRequest<McpAuthenticatedRequest>();
     if (request.method !== 'POST') return true;
-    if (!this.origins.isAllowed(first(request.headers.origin), first(request.headers.host))) return true;
+    if (!this.origins.isAllowed(headerValue(request.headers, 'origin'), headerValue(request.headers, 'host'))) return true;
     const check = await this.auth.check(request);
     if (!check.ok) throw new McpAuthChallengeException(check.status, check.challenge, check.message);
     request.auth = check.auth;
@@ -53,21 +55,7 @@ export class McpAuthChallengeFilter implements ExceptionFilter {
     const body = http.getRequest<McpAuthenticatedRequest>().body;
     const id = isPlainObject(body) && (typeof body.id === 'string' || typeof body.id === 'number') ? body.id : undefined;
     const status = exception.getStatus();
-    const code = status === 403 ? McpAccessErrorCode.Forbidden : McpAccessErrorCode.Unauthorized;
-    const payload = JSON.stringify({ jsonrpc: '2.0', ...(id !== undefined ? { id } : {}), error: { code, message: exception.message } });
-    if (response.headersSent) {
-      response.end();
-      return;
-    }
-    response.writeHead(status, {
-      'WWW-Authenticate': exception.challenge,
-      'Content-Type': 'application/json',
-      'Content-Length': Buffer.byteLength(payload),
-    });
-    response.end(payload);
+    const error = status === 403 ? new McpForbiddenError(exception.message) : new McpUnauthorizedError(exception.message);
+    writeJsonRpcError(response, status, error, id, { 'WWW-Authenticate': exception.challenge });
   }
-}
-
-function first(value: string | string[] | undefined): string | undefined {
-  return Array.isArray(value) ? value[0] : value;
 }

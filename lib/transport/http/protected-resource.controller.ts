@@ -1,7 +1,8 @@
 import { Controller, Get, Inject, Res, type Type } from '@nestjs/common';
 import { PATH_METADATA } from '@nestjs/common/constants.js';
 import type { ServerResponse } from 'node:http';
-import { McpAuthService, WELL_KNOWN_PROTECTED_RESOURCE } from './mcp-auth.service.js';
+import { McpAuthService, WELL_KNOWN_PROTECTED_RESOURCE } from '../../auth/mcp-auth.service.js';
+import { writeJson } from './json-response.js';
 
 /**
  * Makes the controller serving the OAuth 2.0 Protected Resource Metadata (RFC 9728) at
@@ -31,15 +32,10 @@ export function createProtectedResourceController(): Type & { bindEndpoint(endpo
 
     private write(res: ServerResponse): void {
       const body = this.auth.enabled
-        ? JSON.stringify(this.auth.metadata())
-        : JSON.stringify({ error: 'not_found', error_description: 'This MCP server does not use OAuth authorization' });
-      res.writeHead(this.auth.enabled ? 200 : 404, {
-        'Content-Type': 'application/json',
-        'Content-Length': Buffer.byteLength(body),
-        // Browser-based MCP clients fetch the metadata cross-origin.
-        'Access-Control-Allow-Origin': '*',
-      });
-      res.end(body);
+        ? this.auth.metadata()
+        : { error: 'not_found', error_description: 'This MCP server does not use OAuth authorization' };
+      // Browser-based MCP clients fetch the metadata cross-origin.
+      writeJson(res, this.auth.enabled ? 200 : 404, body, { 'Access-Control-Allow-Origin': '*' });
     }
   }
   return McpProtectedResourceController;

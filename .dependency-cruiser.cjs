@@ -1,0 +1,112 @@
+// The layering of lib/ (issue 14), checked by `npm run lint:deps`. It cruises lib/'s production files:
+// specs are not scanned (a test may reach across layers), but a production import of one is caught.
+//
+// The request path, top to bottom. A layer may import the layers below it, never one above.
+// `server/` is today's dispatch and methods layer; the other folders are the target names of the
+// reorganisation (a rule on a folder that does not exist yet matches nothing).
+const REQUEST_PATH = [
+  { layer: 'transport', path: '^lib/transport/' },
+  { layer: 'dispatch', path: '^lib/(dispatch|server)/' },
+  { layer: 'methods', path: '^lib/(methods|pipeline|server)/' },
+  { layer: 'invocation', path: '^lib/invocation/' },
+  { layer: 'results', path: '^lib/(results|content)/' },
+];
+const ON_PATH = '^lib/(transport|dispatch|server|methods|pipeline|invocation|results|content)/';
+// The composition root: the module and the public index wire every layer together.
+const ROOT = '^lib/(mcp\\.module|index)\\.ts$';
+const SPEC = '\\.(spec|e2e-spec)\\.ts$';
+const HTTP = [
+  '^(node:)?(http|https|http2)$',
+  '(^|/)node_modules/(@types/)?(express|express-serve-static-core|raw-body|body-parser)/',
+  '(^|/)node_modules/@nestjs/platform-express/',
+];
+
+const alternation = (paths) => paths.map((p) => `(${p})`).join('|');
+
+const upwardRules = REQUEST_PATH.slice(1).map(({ layer, path }, index) => ({
+  name: `request-path-${layer}-not-up`,
+  comment: `${layer} is below ${REQUEST_PATH.slice(0, index + 1).map((above) => above.layer).join(', ')} on the request path: it must not import them`,
+  severity: 'error',
+  from: { path },
+  to: { path: alternation(REQUEST_PATH.slice(0, index + 1).map((above) => above.path)), pathNot: path },
+}));
+
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-cycles',
+      comment: 'Files must not import each other in a circle',
+      severity: 'error',
+      from: { path: '^lib/' },
+      to: { circular: true },
+    },
+    {
+      name: 'no-folder-cycles',
+      comment: 'Folders of lib/ must not depend on each other in a circle',
+      severity: 'error',
+      scope: 'folder',
+      from: { path: '^lib/' },
+      to: { circular: true },
+    },
+    {
+      name: 'http-only-at-the-edges',
+      comment: 'Only lib/transport/ and lib/auth/ know HTTP; every other layer gets the HTTP request as unknown',
+      severity: 'error',
+      from: { path: '^lib/', pathNot: '^lib/(transport|auth)/' },
+      // A type-only import runs nothing: McpExecutionContext.getHttpRequest<T = IncomingMessage>() names the
+      // type for users' guards, while the request itself still reaches that layer as unknown.
+      to: { path: HTTP, dependencyTypesNot: ['type-only'] },
+    },
+    {
+      name: 'transport-is-the-top',
+      comment: 'Only the composition root imports a transport',
+      severity: 'error',
+      from: { path: '^lib/', pathNot: ['^lib/transport/', ROOT] },
+      to: { path: '^lib/transport/' },
+    },
+    ...upwardRules,
+    {
+      name: 'off-path-not-up',
+      comment: 'Folders off the request path (definitions, registry, schema, mrtr, ...) serve it; they do not call up into its handling layers',
+      severity: 'error',
+      from: { path: '^lib/[^/]+/', pathNot: ON_PATH },
+      to: { path: '^lib/(transport|dispatch|server|methods|pipeline)/' },
+    },
+    {
+      name: 'protocol-is-a-leaf',
+      comment: 'protocol/ (wire types, errors, envelope) may be imported by every layer and imports nothing of ours but itself',
+      severity: 'error',
+      from: { path: '^lib/protocol/' },
+      to: { path: '^lib/', pathNot: '^lib/protocol/' },
+    },
+    {
+      name: 'config-imports-no-feature',
+      comment: 'config/ reads options and settings: it may import protocol/, interfaces/ and the root constants, no feature folder',
+      severity: 'error',
+      from: { path: '^lib/config/' },
+      to: { path: '^lib/', pathNot: '^lib/((config|protocol|interfaces)/|mcp\\.(constants|messages)\\.ts$)' },
+    },
+    {
+      name: 'no-spec-in-production',
+      comment: 'Production code must not import a spec or test file',
+      severity: 'error',
+      from: { path: '^lib/' },
+      to: { path: SPEC },
+    },
+    {
+      name: 'lib-stands-alone',
+      comment: 'lib/ is what ships: it must not import sample/, test/ or bench/ (specs may use test/ helpers)',
+      severity: 'error',
+      from: { path: '^lib/' },
+      to: { path: '^(sample|test|bench)/' },
+    },
+  ],
+  options: {
+    doNotFollow: { path: ['node_modules', SPEC] },
+    // Type-only imports count: a cycle of types is still a cycle a reader has to untangle.
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default', 'types'] },
+  },
+};

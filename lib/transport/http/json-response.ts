@@ -1,0 +1,19 @@
+import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';
+import type { McpError } from '../../protocol/mcp.error.js';
+import type { RequestId } from '../../protocol/wire.types.js';
+
+/** Answers with one JSON body. Once the headers went out (an SSE stream began), it can only end the response. */
+export function writeJson(res: ServerResponse, status: number, body: unknown, headers: OutgoingHttpHeaders = {}): void {
+  if (res.headersSent) {
+    res.end();
+    return;
+  }
+  const text = JSON.stringify(body);
+  res.writeHead(status, { ...headers, 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(text) });
+  res.end(text);
+}
+
+/** Answers a JSON-RPC error, with the request's id when it is known. */
+export function writeJsonRpcError(res: ServerResponse, status: number, error: McpError, id?: RequestId, headers?: OutgoingHttpHeaders): void {
+  writeJson(res, status, { jsonrpc: '2.0', ...(id !== undefined ? { id } : {}), error: error.toJsonRpc() }, headers);
+}
