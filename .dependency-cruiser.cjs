@@ -2,16 +2,14 @@
 // specs are not scanned (a test may reach across layers), but a production import of one is caught.
 //
 // The request path, top to bottom. A layer may import the layers below it, never one above.
-// `server/` is today's dispatch and methods layer; the other folders are the target names of the
-// reorganisation (a rule on a folder that does not exist yet matches nothing).
 const REQUEST_PATH = [
   { layer: 'transport', path: '^lib/transport/' },
-  { layer: 'dispatch', path: '^lib/(dispatch|server)/' },
-  { layer: 'methods', path: '^lib/(methods|pipeline|server)/' },
+  { layer: 'dispatch', path: '^lib/dispatch/' },
+  { layer: 'methods', path: '^lib/(methods|pipeline)/' },
   { layer: 'invocation', path: '^lib/invocation/' },
   { layer: 'results', path: '^lib/(results|content)/' },
 ];
-const ON_PATH = '^lib/(transport|dispatch|server|methods|pipeline|invocation|results|content)/';
+const ON_PATH = '^lib/(transport|dispatch|methods|pipeline|invocation|results|content)/';
 // The composition root: the module and the public index wire every layer together.
 const ROOT = '^lib/(mcp\\.module|index)\\.ts$';
 const SPEC = '\\.(spec|e2e-spec)\\.ts$';
@@ -71,7 +69,7 @@ module.exports = {
       comment: 'Folders off the request path (definitions, registry, schema, mrtr, ...) serve it; they do not call up into its handling layers',
       severity: 'error',
       from: { path: '^lib/[^/]+/', pathNot: ON_PATH },
-      to: { path: '^lib/(transport|dispatch|server|methods|pipeline)/' },
+      to: { path: '^lib/(transport|dispatch|methods|pipeline)/' },
     },
     {
       name: 'protocol-is-a-leaf',
