@@ -1,3 +1,6 @@
+// Over 300 lines on purpose: it is the public fluent form builder, one small method per field kind and
+// option (string formats, numbers, booleans, single and multi choices, titled options) with the checks
+// the spec puts on each; every method is a few lines and they share the builder's state.
 import type {
   ElicitationBooleanSchema,
   ElicitationChoiceOption,
