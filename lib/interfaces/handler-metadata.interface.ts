@@ -1,4 +1,4 @@
-import type { Annotations, CacheScope, Icon, JsonObject, JsonSchemaObject, ToolAnnotations } from '../protocol/wire.types.js';
+import type { Annotations, CacheScope, Icon, JsonObject, JsonSchemaObject, ResourceTemplateDescriptor, ToolAnnotations } from '../protocol/wire.types.js';
 
 /** Caching hints a handler may set for its list entry or read result. @publicApi */
 export interface McpCacheOptions {
@@ -76,18 +76,14 @@ export interface McpPromptMetadata extends McpPromptOptions {
   name: string;
 }
 
-/** Fields shared by `@McpResource()` and `@McpResourceTemplate()`. @publicApi */
-export interface McpResourceCommonOptions {
-  /** Resource name (required by the protocol). */
-  name: string;
-  title?: string;
-  description?: string;
-  mimeType?: string;
-  annotations?: Annotations;
-  icons?: Icon[];
+/**
+ * Fields shared by `@McpResource()` and `@McpResourceTemplate()`: the protocol's descriptor fields
+ * (`name` required; `title`, `description`, `mimeType`, `annotations`, `icons`, `_meta`) plus caching hints.
+ * @publicApi
+ */
+export interface McpResourceCommonOptions extends Omit<ResourceTemplateDescriptor, 'uriTemplate'> {
   /** Caching hints of `resources/read` for this resource (SEP-2549); defaults to the module's. */
   cache?: McpCacheOptions;
-  _meta?: JsonObject;
 }
 
 /** Options of `@McpResource()`: one resource at a fixed URI. @publicApi */
