@@ -1,4 +1,4 @@
-import type { Annotations, CacheScope, Icon, JsonObject, JsonSchemaObject, ResourceTemplateDescriptor, ToolAnnotations } from '../protocol/wire.types.js';
+import type { CacheScope, Icon, JsonObject, JsonSchemaObject, ResourceTemplateDescriptor, ToolAnnotations } from '../protocol/wire.types.js';
 
 /** Caching hints a handler may set for its list entry or read result. @publicApi */
 export interface McpCacheOptions {
