@@ -5,7 +5,11 @@ import { McpHandlerKind } from '../enums/mcp-handler-kind.enum.js';
 import { MCP_SETTINGS } from '../mcp.constants.js';
 import type { McpSettings } from '../config/mcp-settings.js';
 import { McpCallPipeline, reportInternalError } from '../pipeline/call-pipeline.js';
-import { InvalidParamsError, isMcpError } from '../protocol/mcp.error.js';
+import { TaskRunner } from '../pipeline/task-runner.js';
+import { InvalidParamsError, isMcpError, MissingRequiredClientCapabilityError } from '../protocol/mcp.error.js';
+import { TASKS_EXTENSION } from '../protocol/protocol.constants.js';
+import type { TaskRounds } from '../mrtr/index.js';
+import { declaresTasks, taskFields, type TaskRecord } from '../tasks/task-record.js';
 import { isPlainObject } from '../protocol/json-value.js';
 import type { JsonObject, Result } from '../protocol/wire.types.js';
 import { McpRegistry } from '../registry/mcp.registry.js';
@@ -28,6 +32,7 @@ export class ToolsMethods {
   constructor(
     private readonly registry: McpRegistry,
     private readonly pipeline: McpCallPipeline,
+    private readonly tasks: TaskRunner,
     @Inject(MCP_SETTINGS) private readonly settings: McpSettings,
   ) {}
 
@@ -45,6 +50,33 @@ export class ToolsMethods {
     if (!tool) throw new InvalidParamsError(`Unknown tool: ${name}`);
     const args = params.arguments ?? {};
     if (!isPlainObject(args)) throw new InvalidParamsError('tools/call "arguments" must be an object');
+    if (tool.task && declaresTasks(call.meta.clientCapabilities)) {
+      // Announced only once stored, so a tasks/get on any instance finds it; the work starts after.
+      const record = await this.tasks.create(call, params);
+      this.startTask(record, call.httpRequest);
+      return { resultType: 'task', ...taskFields(record) };
+    }
+    if (tool.task === 'required') throw new MissingRequiredClientCapabilityError({ extensions: { [TASKS_EXTENSION]: {} } });
+    return this.execute(call, tool, args, params);
+  }
+
+  /**
+   * Runs (or, after `tasks/update` answered its question, replays) a task's handler in the
+   * background; a tool removed meanwhile fails the task as an unknown tool would fail the call.
+   */
+  startTask(record: TaskRecord, httpRequest: unknown): void {
+    this.tasks.start(record, httpRequest, async (call, rounds) => {
+      const name = call.request.params?.name;
+      const tool = typeof name === 'string' ? this.registry.getTool(name) : undefined;
+      if (!tool) throw new InvalidParamsError(`Unknown tool: ${String(name)}`);
+      const args = call.request.params?.arguments;
+      return this.execute(call, tool, isPlainObject(args) ? args : {}, {}, rounds);
+    });
+  }
+
+  /** One run of the tool's handler, answered as a CallToolResult (tool errors included) or input_required. */
+  private async execute(call: McpCall, tool: RegisteredTool, args: JsonObject, params: JsonObject, taskRounds?: TaskRounds): Promise<Result> {
+    const name = tool.definition.name;
     try {
       const outcome = await this.pipeline.run(call, {
         kind: McpHandlerKind.TOOL,
@@ -53,6 +85,7 @@ export class ToolsMethods {
         rawArguments: args,
         checkArguments: (raw) => checkToolArguments(tool, raw),
         rounds: { method: 'tools/call', arguments: args, params },
+        taskRounds,
         createContext: (...parts) => new ToolCallContext(...parts),
       });
       return outcome.kind === 'value' ? toCallToolResult(outcome.value) : outcome.result;
