@@ -48,6 +48,13 @@ class TaskTools {
     return 'stopped';
   }
 
+  @McpTool({ name: 'onboard', description: 'Asks within the call, then continues as a task', task: true, taskStart: 'explicit' })
+  async onboard(@ToolContext() ctx: McpToolContext): Promise<string> {
+    const answer = await ctx.elicit('Your name?', (schema) => schema.string('name', 'Name'), { key: 'name' });
+    await ctx.startTask();
+    return `Welcome, ${answer.getString('name', '?')}`;
+  }
+
   @McpTool({ name: 'plain', description: 'Never a task' })
   plain(): string {
     return 'plain';
@@ -187,6 +194,25 @@ describe('Tools as tasks (e2e, real HTTP)', () => {
     await taskCall(started.url, 'tasks/cancel', { taskId });
     for (const method of ['tasks/result', 'tasks/list']) {
       expect((await callMcp(started.url, method, { taskId }, { meta: WITH_TASKS })).body.error.code).toBe(-32601);
+    }
+  });
+
+  it("taskStart 'explicit': questions first as input_required rounds of the call, then the task; synchronous without the extension", async () => {
+    for (const meta of [WITH_TASKS, WITHOUT_TASKS]) {
+      const asked = await callMcp(started.url, 'tools/call', { name: 'onboard', arguments: {} }, { meta });
+      expect(asked.body.result).toMatchObject({ resultType: 'input_required', inputRequests: { name: { method: 'elicitation/create' } } });
+      expect(asked.body.result).not.toHaveProperty('taskId');
+      const retry = { name: 'onboard', arguments: {}, inputResponses: { name: { action: 'accept', content: { name: 'Ada' } } }, requestState: asked.body.result.requestState };
+      const answered = (await callMcp(started.url, 'tools/call', retry, { meta })).body.result;
+      if (meta === WITHOUT_TASKS) {
+        expect(answered).toMatchObject({ resultType: 'complete', content: [{ type: 'text', text: 'Welcome, Ada' }] });
+        continue;
+      }
+      expect(answered.resultType).toBe('task');
+      expectTaskShape(answered);
+      expect(answered).not.toHaveProperty('inputRequests');
+      const done = await pollTask(started.url, answered.taskId, (seen) => seen.status === 'completed');
+      expect(done.result.content).toEqual([{ type: 'text', text: 'Welcome, Ada' }]);
     }
   });
 

@@ -33,6 +33,12 @@ export interface McpToolOptions {
    */
   task?: boolean | 'required';
   /**
+   * When the task begins. `'call'` (default): as the call arrives. `'explicit'`: the handler first
+   * runs within the `tools/call`, where it may ask questions (input_required rounds), until it calls
+   * `ctx.startTask()`; a handler that returns before that answers synchronously.
+   */
+  taskStart?: 'call' | 'explicit';
+  /**
    * Opt-in: `tools/list` runs this tool's guards (global, class and method) with a probe
    * invocation (`McpExecutionContext.isProbe()`: no arguments, no context) and leaves the tool out
    * when one denies or throws. Calls are guarded either way. Default false: guarded tools are listed.

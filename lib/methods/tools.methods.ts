@@ -8,7 +8,7 @@ import { McpCallPipeline, reportInternalError } from '../pipeline/call-pipeline.
 import { TaskRunner } from '../pipeline/task-runner.js';
 import { InvalidParamsError, isMcpError, MissingRequiredClientCapabilityError } from '../protocol/mcp.error.js';
 import { TASKS_EXTENSION } from '../protocol/protocol.constants.js';
-import type { TaskRounds } from '../mrtr/index.js';
+import { TaskStartSignal, type TaskRounds } from '../mrtr/index.js';
 import { declaresTasks, taskFields, type TaskRecord } from '../tasks/task-record.js';
 import { isPlainObject } from '../protocol/json-value.js';
 import type { JsonObject, Result } from '../protocol/wire.types.js';
@@ -50,14 +50,29 @@ export class ToolsMethods {
     if (!tool) throw new InvalidParamsError(`Unknown tool: ${name}`);
     const args = params.arguments ?? {};
     if (!isPlainObject(args)) throw new InvalidParamsError('tools/call "arguments" must be an object');
-    if (tool.task && declaresTasks(call.meta.clientCapabilities)) {
-      // Announced only once stored, so a tasks/get on any instance finds it; the work starts after.
-      const record = await this.tasks.create(call, params);
-      this.startTask(record, call.httpRequest);
-      return { resultType: 'task', ...taskFields(record) };
+    if (!tool.task) return this.execute(call, tool, args, params);
+    if (!declaresTasks(call.meta.clientCapabilities)) {
+      if (tool.task === 'required') throw new MissingRequiredClientCapabilityError({ extensions: { [TASKS_EXTENSION]: {} } });
+      return this.execute(call, tool, args, params);
     }
-    if (tool.task === 'required') throw new MissingRequiredClientCapabilityError({ extensions: { [TASKS_EXTENSION]: {} } });
-    return this.execute(call, tool, args, params);
+    if (tool.taskStart !== 'explicit') return this.createTask(call, params);
+    // The synchronous part: ordinary input rounds, until the handler calls ctx.startTask().
+    const startTask = (): never => {
+      throw new TaskStartSignal();
+    };
+    try {
+      return await this.execute({ ...call, startTask }, tool, args, params);
+    } catch (error) {
+      if (error instanceof TaskStartSignal) return this.createTask(call, params, error.answered);
+      throw error;
+    }
+  }
+
+  /** Announced only once stored, so a tasks/get on any instance finds it; the work starts after. */
+  private async createTask(call: McpCall, params: JsonObject, answered?: TaskStartSignal['answered']): Promise<Result> {
+    const record = await this.tasks.create(call, params, answered);
+    this.startTask(record, call.httpRequest);
+    return { resultType: 'task', ...taskFields(record) };
   }
 
   /**
@@ -90,7 +105,7 @@ export class ToolsMethods {
       });
       return outcome.kind === 'value' ? toCallToolResult(outcome.value) : outcome.result;
     } catch (error) {
-      if (isMcpError(error)) throw error;
+      if (isMcpError(error) || error instanceof TaskStartSignal) throw error;
       if (error instanceof ToolArgumentsError) return toolErrorResult(error.message);
       // A failing tool is a tool result, so the model sees why. Exception filters ran before, and
       // Nest's own fallback never does, so this is the one place a failure is logged.

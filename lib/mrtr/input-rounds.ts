@@ -108,6 +108,11 @@ export class InputRounds implements CallRounds {
     if (!first) throw new InvalidParamsError(REQUEST_STATE_REUSED);
   }
 
+  /** The rounds answered in this run, replayed or fresh (a task started mid-call keeps them). */
+  get answeredRounds(): readonly AnsweredRound[] {
+    return this.answered;
+  }
+
   /** Hashed only when a requestState is read or written: most calls never elicit. */
   private get argsDigest(): string {
     const { arguments: args, principal } = this.call;

@@ -6,7 +6,7 @@ import type { AskInputs, McpHandlerContext } from '../context/mcp-handler.contex
 import { prepareInvocation, setPreparation, type McpInvocation, type McpInvocationKind } from '../invocation/mcp-invocation.js';
 import { REQUEST_STATE_SERVICES } from '../mcp.constants.js';
 import { SIGNAL_SWALLOWED } from '../mcp.messages.js';
-import { InputRounds, isInputRequiredSignal, type CallRounds, type InputRoundsParams, type RequestStateServices } from '../mrtr/index.js';
+import { InputRounds, isInputRequiredSignal, TaskStartSignal, type CallRounds, type InputRoundsParams, type RequestStateServices } from '../mrtr/index.js';
 import type { InputRequiredResult, JsonObject } from '../protocol/wire.types.js';
 
 export type HandlerOutcome = { kind: 'value'; value: unknown } | { kind: 'input_required'; result: InputRequiredResult };
@@ -53,6 +53,7 @@ export class McpCallPipeline {
 
   async run(call: McpCall, spec: CallSpec): Promise<HandlerOutcome> {
     let rounds: CallRounds | undefined;
+    let inputRounds: InputRounds | undefined;
     const ask: AskInputs = (requests) => {
       if (!rounds) throw new Error(CANNOT_ASK);
       return rounds.ask(requests);
@@ -76,7 +77,7 @@ export class McpCallPipeline {
       }
       if (!spec.rounds) return;
       const { method, arguments: args, params } = spec.rounds;
-      const inputRounds = new InputRounds(this.requestState, { method, target: spec.target, arguments: args, principal: principalOf(call) }, params, call.meta.clientCapabilities);
+      inputRounds = new InputRounds(this.requestState, { method, target: spec.target, arguments: args, principal: principalOf(call) }, params, call.meta.clientCapabilities);
       rounds = inputRounds;
       await inputRounds.claimState();
     });
@@ -95,6 +96,8 @@ export class McpCallPipeline {
       if (isInputRequiredSignal(error) && rounds) {
         return { kind: 'input_required', result: rounds.toInputRequiredResult(rounds.pendingSignal ?? error) };
       }
+      // The task starts with what the client answered in this call's rounds.
+      if (error instanceof TaskStartSignal) throw new TaskStartSignal(inputRounds?.answeredRounds);
       throw error;
     } finally {
       context.close();

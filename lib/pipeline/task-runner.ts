@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import type { McpSettings } from '../config/mcp-settings.js';
 import type { McpCall } from '../context/mcp-call.js';
 import { MCP_SETTINGS, MCP_STORE } from '../mcp.constants.js';
-import { isValidResponse, TaskRounds } from '../mrtr/index.js';
+import { isValidResponse, TaskRounds, type AnsweredRound, type TaskLedgerRound } from '../mrtr/index.js';
 import { InternalError, InvalidParamsError, isMcpError } from '../protocol/mcp.error.js';
 import { parseRequestMeta } from '../protocol/request-meta.js';
 import type { InputResponses, JsonObject, JsonRpcErrorObject, Result } from '../protocol/wire.types.js';
@@ -55,7 +55,7 @@ export class TaskRunner implements OnApplicationShutdown {
   }
 
   /** Stores a new working task for this `tools/call`; resolves once any instance can read it. */
-  async create(call: McpCall, params: JsonObject): Promise<TaskRecord> {
+  async create(call: McpCall, params: JsonObject, answered: readonly AnsweredRound[] = []): Promise<TaskRecord> {
     const now = Date.now();
     const { ttlMs, pollIntervalMs, leaseMs } = this.settings.tasks;
     const at = new Date(now).toISOString();
@@ -71,7 +71,8 @@ export class TaskRunner implements OnApplicationShutdown {
       ...(principalOf(call) !== undefined ? { principal: principalOf(call) } : {}),
       // Only what a replay needs: the MRTR fields of this request belong to it, not to the task.
       call: { requestId: call.request.id, params: { name: params.name ?? null, arguments: params.arguments ?? {}, _meta: call.meta.raw } },
-      rounds: [],
+      // Answers from the call's own input rounds (taskStart 'explicit'): checked there already.
+      rounds: answered.map((round): TaskLedgerRound => ({ fingerprint: round.fingerprint, responses: round.responses as InputResponses })),
     };
     await callStore('create a task', () => this.tasks.create(record));
     return record;

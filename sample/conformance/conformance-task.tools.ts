@@ -1,17 +1,6 @@
 import { Injectable } from '@nestjs/common';
+import { setTimeout as delay } from 'node:timers/promises';
 import { InvalidParamsError, McpArg, McpTool, text, ToolContext, type CallToolResult, type McpToolContext } from 'nest-mcp';
-
-/** Waits `ms`, or rejects as soon as the task is cancelled (its signal fires). */
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal.aborted) return reject(signal.reason);
-    const timer = setTimeout(resolve, ms);
-    signal.addEventListener('abort', () => {
-      clearTimeout(timer);
-      reject(signal.reason);
-    }, { once: true });
-  });
-}
 
 /**
  * The tools of the tasks extension scenarios (`tasks-*`), by the names and arguments the suite
@@ -32,7 +21,7 @@ export class ConformanceTaskTools {
   ): Promise<string> {
     const progress = ctx.countingProgress(Math.max(1, seconds));
     for (let second = 0; second < seconds; second++) {
-      await sleep(1_000, ctx.signal);
+      await delay(1_000, undefined, { signal: ctx.signal });
       progress.emit(`second ${second + 1}`);
     }
     return `Computed ${label ?? 'result'} in ${seconds}s`;
@@ -40,7 +29,7 @@ export class ConformanceTaskTools {
 
   @McpTool({ name: 'failing_job', description: 'Fails with a tool error after about a second; only as a task', task: 'required' })
   async failingJob(@ToolContext() ctx: McpToolContext): Promise<CallToolResult> {
-    await sleep(1_000, ctx.signal);
+    await delay(1_000, undefined, { signal: ctx.signal });
     return { resultType: 'complete', isError: true, content: [text('The job failed, as this fixture always does')] };
   }
 
@@ -66,5 +55,17 @@ export class ConformanceTaskTools {
       confirmation: { method: 'elicitation/create', params: { mode: 'form', message: 'Confirm?', requestedSchema: form } },
     });
     return `Answered: ${Object.keys(answers).join(', ')}`;
+  }
+
+  @McpTool({
+    name: 'test_tool_with_task',
+    description: 'Asks for a name within the call (input_required), then continues as a task',
+    task: 'required',
+    taskStart: 'explicit',
+  })
+  async toolWithTask(@ToolContext() ctx: McpToolContext): Promise<string> {
+    const answer = await ctx.elicit('What is your name?', (schema) => schema.string('name', 'Your name'));
+    await ctx.startTask();
+    return `Hello from the task, ${answer.getString('name', 'stranger')}!`;
   }
 }
