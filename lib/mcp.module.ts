@@ -26,6 +26,7 @@ import { McpDispatcher } from './dispatch/mcp.dispatcher.js';
 import { MethodTable } from './dispatch/method-table.js';
 import { requestStateCodecProvider, requestStateServicesProvider } from './pipeline/request-state.provider.js';
 import { mcpStoreProvider, McpStoreCloser } from './pipeline/store.provider.js';
+import { TaskRunner } from './pipeline/task-runner.js';
 import { McpTelemetry } from './telemetry/mcp-telemetry.js';
 import { createMcpController } from './transport/http/mcp.controller.js';
 import { McpHttpTransport } from './transport/http/mcp-http.transport.js';
@@ -86,6 +87,7 @@ function withRuntime(definition: DynamicModule): DynamicModule {
     requestStateCodecProvider,
     mcpStoreProvider,
     McpStoreCloser,
+    TaskRunner,
     requestStateServicesProvider,
     McpMetadataAccessor,
     McpRegistry,

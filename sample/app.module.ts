@@ -3,6 +3,7 @@ import { ConfigModule } from '@nestjs/config';
 import { McpModule } from 'nest-mcp';
 import { BillingService } from './tools/billing.service.js';
 import { InteractiveTools } from './tools/interactive.tools.js';
+import { ReportTools } from './tools/report.tools.js';
 import { UserTools } from './tools/user.tools.js';
 import { GreetingTools } from './tools/greeting.tools.js';
 import { ReviewPrompts } from './prompts/review.prompts.js';
@@ -19,6 +20,6 @@ import { DocsResources } from './resources/docs.resources.js';
       instructions: 'Demo tools of nest-mcp: greetings, users, progress and elicitation.',
     }),
   ],
-  providers: [GreetingTools, UserTools, InteractiveTools, BillingService, ReviewPrompts, DocsResources],
+  providers: [GreetingTools, UserTools, InteractiveTools, ReportTools, BillingService, ReviewPrompts, DocsResources],
 })
 export class AppModule {}

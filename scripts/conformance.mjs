@@ -25,6 +25,9 @@
 // Exit code: 0 only if the suite exited 0 AND no scored scenario has a WARNING
 // check (SHOULD-level checks count in this project) AND every scored scenario
 // wrote checks.json. not_scored (pending / extension) scenarios never count.
+// The 10 scenarios of the tasks extension (TASKS_SCENARIOS) are not scored but are required here:
+// the full run reports them on their own line, `conformance tasks: N passed, M failed`, and any
+// failure among them (a FAILURE check, or a scenario that did not run) fails the run too.
 // The last line is `conformance: N passed, M failed` (scored scenarios).
 
 import { spawn, spawnSync } from 'node:child_process';
@@ -42,6 +45,20 @@ const FIXTURE_ENTRY = 'dist/sample/conformance/main.js';
 const RESULTS_ROOT = path.join(ROOT, 'conformance-results');
 const READY_TIMEOUT_MS = Number(process.env.CONFORMANCE_READY_TIMEOUT_MS || 20000);
 const KILL_GRACE_MS = 5000;
+// io.modelcontextprotocol/tasks (SEP-2663): not_scored (reason: extension) in the requirements file,
+// which runs them; this project requires every one of them to pass.
+const TASKS_SCENARIOS = [
+  'tasks-lifecycle',
+  'tasks-capability-negotiation',
+  'tasks-wire-fields',
+  'tasks-request-state-removal',
+  'tasks-mrtr-input',
+  'tasks-request-headers',
+  'tasks-dispatch-and-envelope',
+  'tasks-status-notifications',
+  'tasks-required-task-error',
+  'tasks-mrtr-composition',
+];
 
 // ---------------------------------------------------------------- arguments
 function parseArgs(argv) {
@@ -410,8 +427,21 @@ async function main() {
       console.log(md);
     }
 
+    // The tasks extension, counted on its own (a scenario missing from the run counts as failed).
+    let tasksFailed = 0;
+    if (!opts.scenario) {
+      const taskRows = TASKS_SCENARIOS.map((s) => rows.find((r) => r.scenario === s) ?? { scenario: s, result: 'fail', reason: 'not run' });
+      const failedTasks = taskRows.filter((r) => r.result === 'fail');
+      tasksFailed = failedTasks.length;
+      if (failedTasks.length) {
+        console.log(`\nconformance: failing tasks extension scenarios:`);
+        for (const r of failedTasks) console.log(`  ✗ ${r.scenario}: ${r.reason}`);
+      }
+      console.log(`\nconformance tasks: ${taskRows.length - tasksFailed} passed, ${tasksFailed} failed`);
+    }
+
     console.log(`\nconformance: results in ${path.relative(ROOT, outDir)} (suite exit ${suiteExit.code ?? suiteExit.signal ?? 'error'})`);
-    exitCode = suiteOk && failed === 0 && !fixture.exited ? 0 : 1;
+    exitCode = suiteOk && failed === 0 && tasksFailed === 0 && !fixture.exited ? 0 : 1;
     console.log(`conformance: ${passed} passed, ${failed} failed`);
     return exitCode;
   } finally {

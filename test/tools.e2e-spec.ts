@@ -5,9 +5,10 @@ import { PIXEL_PNG, TransportDuplicateToolsModule, TransportToolsFixtureModule }
 import { callMcp, postMcp, rpc, startApp, startupFailure, type Json, type StartedApp } from './support/mcp-http.js';
 import { assertErrorResponse, assertMatchesDef, assertResultResponse } from './support/wire-schema.js';
 
-const SAMPLE_TOOLS = ['hello', 'echo', 'notify', 'shout', 'create-user', 'process', 'onboard', 'upgrade-plan', 'wizard'];
+const FIXTURE_SAMPLE_TOOLS = ['hello', 'echo', 'notify', 'shout', 'create-user', 'process', 'onboard', 'upgrade-plan', 'wizard'];
+const SAMPLE_TOOLS = [...FIXTURE_SAMPLE_TOOLS, 'quarterly-report'];
 const FIXTURE_TOOLS = [
-  ...SAMPLE_TOOLS,
+  ...FIXTURE_SAMPLE_TOOLS,
   'add',
   'full-result',
   'picture',

@@ -14,7 +14,14 @@ describe('resolveMcpSettings', () => {
       allowedHosts: undefined,
       mrtr: { secret: undefined, ttlMs: 300_000, ttl: 'PT5M' },
       cache: { ttlMs: 0, cacheScope: 'private' },
+      tasks: { ttlMs: 3_600_000, pollIntervalMs: 1_000, leaseMs: 15_000 },
     });
+  });
+
+  it('reads the task settings, and refuses a zero duration for them', () => {
+    const settings = resolveMcpSettings({ tasks: { lease: 'PT3S' } }, config({ MOCAPI_TASKS_TTL: 'PT10M', 'mocapi.tasks.poll-interval': 'PT0.5S' }));
+    expect(settings.tasks).toEqual({ ttlMs: 600_000, pollIntervalMs: 500, leaseMs: 3_000 });
+    expect(() => resolveMcpSettings({ tasks: { ttl: 'PT0S' } })).toThrow('mocapi.tasks.ttl must be longer than zero');
   });
 
   it('reads mocapi.* keys as written and in their environment form', () => {

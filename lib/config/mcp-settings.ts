@@ -36,6 +36,7 @@ export interface McpSettings {
     headersTimeoutMs: number;
   };
   cache: { ttlMs: number; cacheScope: CacheScope };
+  tasks: { ttlMs: number; pollIntervalMs: number; leaseMs: number };
 }
 
 /** The part of `ConfigService` the module needs. */
@@ -84,6 +85,13 @@ function duration(key: string, value: string): number {
   } catch (error) {
     throw new Error(`${key}: ${(error as Error).message}`);
   }
+}
+
+/** A duration that must not be zero (a task TTL of 0 would be gone before it is read). */
+function positiveDuration(key: string, value: string): number {
+  const ms = duration(key, value);
+  if (ms <= 0) throw new Error(`${key} must be longer than zero; got "${value}"`);
+  return ms;
 }
 
 export function resolveMcpSettings(options: McpModuleOptions = {}, config?: ConfigReader): McpSettings {
@@ -143,6 +151,11 @@ export function resolveMcpSettings(options: McpModuleOptions = {}, config?: Conf
       shutdownTimeoutMs: duration('mocapi.limits.shutdown-timeout', shutdownTimeout),
       requestTimeoutMs,
       headersTimeoutMs,
+    },
+    tasks: {
+      ttlMs: positiveDuration('mocapi.tasks.ttl', options.tasks?.ttl ?? read('mocapi.tasks.ttl') ?? 'PT1H'),
+      pollIntervalMs: positiveDuration('mocapi.tasks.poll-interval', options.tasks?.pollInterval ?? read('mocapi.tasks.poll-interval') ?? 'PT1S'),
+      leaseMs: positiveDuration('mocapi.tasks.lease', options.tasks?.lease ?? read('mocapi.tasks.lease') ?? 'PT15S'),
     },
     cache: {
       ttlMs: positiveInteger(options.cache?.ttlMs ?? read('mocapi.cache.ttl-ms'), 'mocapi.cache.ttl-ms', 0, true),

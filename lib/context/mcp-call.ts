@@ -14,6 +14,11 @@ export interface McpCall {
   notify(notification: JsonRpcNotification): void;
   /** Sends `notifications/progress` when the request carried a progressToken, else does nothing. */
   progressSink: ProgressSink;
+  /**
+   * Set while a tool with `taskStart: 'explicit'` runs the synchronous part of a task call: ends it
+   * (`ctx.startTask()`). Absent elsewhere, where `startTask()` does nothing.
+   */
+  startTask?: () => never;
   /** The HTTP request when served over HTTP. */
   httpRequest?: unknown;
 }

@@ -59,6 +59,13 @@ export interface McpRequestInfo {
 /** @publicApi */
 export interface McpToolContext extends McpElicitor, ProgressSource, McpRequestInfo {
   readonly toolName: string;
+  /**
+   * For a tool with `taskStart: 'explicit'` called by a client with the tasks extension: ends the
+   * part of the handler that runs within the `tools/call` (its questions are ordinary input_required
+   * rounds) and answers the call with the task; the task replays the handler from the top, the
+   * answered questions returning at once, and this call then does nothing. Elsewhere it does nothing.
+   */
+  startTask(): Promise<void>;
 }
 
 /** @publicApi */

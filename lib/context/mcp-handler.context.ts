@@ -35,7 +35,7 @@ export abstract class McpHandlerContext {
   private position = 0;
 
   constructor(
-    private readonly call: McpCall,
+    protected readonly call: McpCall,
     /** Tool name, prompt name, resource URI, or the completed prompt or template. */
     readonly target: string,
     private readonly askInputs: AskInputs,
@@ -117,6 +117,10 @@ export abstract class McpHandlerContext {
 export class ToolCallContext extends McpHandlerContext implements McpToolContext {
   get toolName(): string {
     return this.target;
+  }
+
+  async startTask(): Promise<void> {
+    this.call.startTask?.();
   }
 }
 

@@ -27,6 +27,9 @@ export interface ToolDefinition {
   readonly dto?: Function;
   /** Arguments mirrored into `Mcp-Param-{header}` headers: property → header suffix. */
   readonly headerParams?: ReadonlyMap<string, string>;
+  /** `@McpTool({ task })`: runs as a task for clients with the tasks extension; not on the wire. */
+  readonly task?: boolean | 'required';
+  readonly taskStart?: 'call' | 'explicit';
 }
 
 /** @internal */
@@ -81,7 +84,7 @@ export class McpDefinitionFactory {
   tool(method: HandlerMethod, metadata: McpToolMetadata): ToolDefinition {
     assertToolRules(metadata, method.source);
     const { inputSchema, dto, headerParams } = buildInputSchema(method, this.warnings, metadata.inputSchema);
-    return { ...this.toolDefinition(metadata, inputSchema, this.outputSchema(method, metadata.output), method.source), dto, headerParams };
+    return { ...this.toolDefinition(metadata, inputSchema, this.outputSchema(method, metadata.output), method.source), dto, headerParams, task: metadata.task, taskStart: metadata.taskStart };
   }
 
   /** A tool added at run time (`McpRegistry.addTool`): the same rules, its schema given or any object. */

@@ -26,6 +26,19 @@ export interface McpToolOptions {
    */
   inputSchema?: JsonSchemaObject & { type: 'object' };
   /**
+   * Run the tool as a task (the `io.modelcontextprotocol/tasks` extension) for clients that declare
+   * the extension on the call: `tools/call` answers at once with the task, which the client polls.
+   * `true`: clients without the extension get the ordinary synchronous call. `'required'`: they get
+   * -32021 instead. The handler is the same code either way (context, progress, `elicit()`).
+   */
+  task?: boolean | 'required';
+  /**
+   * When the task begins. `'call'` (default): as the call arrives. `'explicit'`: the handler first
+   * runs within the `tools/call`, where it may ask questions (input_required rounds), until it calls
+   * `ctx.startTask()`; a handler that returns before that answers synchronously.
+   */
+  taskStart?: 'call' | 'explicit';
+  /**
    * Opt-in: `tools/list` runs this tool's guards (global, class and method) with a probe
    * invocation (`McpExecutionContext.isProbe()`: no arguments, no context) and leaves the tool out
    * when one denies or throws. Calls are guarded either way. Default false: guarded tools are listed.

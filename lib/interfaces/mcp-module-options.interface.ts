@@ -46,6 +46,19 @@ export interface McpModuleOptions {
      */
     acceptFirstRoundWithoutState?: boolean;
   };
+  /** Tools that run as tasks (`@McpTool({ task })`, the `io.modelcontextprotocol/tasks` extension). */
+  tasks?: {
+    /** ISO-8601 lifetime of a task from its creation, result included; then it is gone (-32602). Config: `mocapi.tasks.ttl`. Default `PT1H`. */
+    ttl?: string;
+    /** ISO-8601 interval clients are asked to poll `tasks/get` at. Config: `mocapi.tasks.poll-interval`. Default `PT1S`. */
+    pollInterval?: string;
+    /**
+     * ISO-8601 lease of the instance running a task; it renews the lease (and checks for a
+     * cancellation from another instance) every third of it. A task whose lease ran out (its
+     * instance died) reads as failed. Config: `mocapi.tasks.lease`. Default `PT15S`.
+     */
+    lease?: string;
+  };
   /**
    * Server-side state shared by requests (and by instances, with Redis): each requestState is
    * accepted once. Default: in memory, per instance.

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { McpSettings } from '../config/mcp-settings.js';
 import { MCP_SETTINGS } from '../mcp.constants.js';
-import { SUPPORTED_PROTOCOL_VERSIONS } from '../protocol/protocol.constants.js';
+import { SUPPORTED_PROTOCOL_VERSIONS, TASKS_EXTENSION } from '../protocol/protocol.constants.js';
 import type { Result, ServerCapabilities } from '../protocol/wire.types.js';
 import { McpRegistry } from '../registry/mcp.registry.js';
 import { RpcMethod } from './rpc-method.decorator.js';
@@ -26,13 +26,15 @@ export class DiscoverMethods {
     };
   }
 
-  /** List-changed and subscribe are real (see subscriptions/listen); completions only when there are some. */
+  /** List-changed and subscribe are real (see subscriptions/listen); completions and tasks only when there are some. */
   private capabilities(): ServerCapabilities {
     return {
       tools: { listChanged: true },
       prompts: { listChanged: true },
       resources: { subscribe: true, listChanged: true },
       ...(this.registry.hasCompletions ? { completions: {} } : {}),
+      // Only a server that can create tasks advertises the extension (and never the legacy `tasks`).
+      ...(this.registry.hasTaskTools ? { extensions: { [TASKS_EXTENSION]: {} } } : {}),
     };
   }
 }

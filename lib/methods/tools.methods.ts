@@ -5,7 +5,11 @@ import { McpHandlerKind } from '../enums/mcp-handler-kind.enum.js';
 import { MCP_SETTINGS } from '../mcp.constants.js';
 import type { McpSettings } from '../config/mcp-settings.js';
 import { McpCallPipeline, reportInternalError } from '../pipeline/call-pipeline.js';
-import { InvalidParamsError, isMcpError } from '../protocol/mcp.error.js';
+import { TaskRunner } from '../pipeline/task-runner.js';
+import { InvalidParamsError, isMcpError, MissingRequiredClientCapabilityError } from '../protocol/mcp.error.js';
+import { TASKS_EXTENSION } from '../protocol/protocol.constants.js';
+import { TaskStartSignal, type TaskRounds } from '../mrtr/index.js';
+import { declaresTasks, taskFields, type TaskRecord } from '../tasks/task-record.js';
 import { isPlainObject } from '../protocol/json-value.js';
 import type { JsonObject, Result } from '../protocol/wire.types.js';
 import { McpRegistry } from '../registry/mcp.registry.js';
@@ -28,6 +32,7 @@ export class ToolsMethods {
   constructor(
     private readonly registry: McpRegistry,
     private readonly pipeline: McpCallPipeline,
+    private readonly tasks: TaskRunner,
     @Inject(MCP_SETTINGS) private readonly settings: McpSettings,
   ) {}
 
@@ -45,6 +50,48 @@ export class ToolsMethods {
     if (!tool) throw new InvalidParamsError(`Unknown tool: ${name}`);
     const args = params.arguments ?? {};
     if (!isPlainObject(args)) throw new InvalidParamsError('tools/call "arguments" must be an object');
+    if (!tool.task) return this.execute(call, tool, args, params);
+    if (!declaresTasks(call.meta.clientCapabilities)) {
+      if (tool.task === 'required') throw new MissingRequiredClientCapabilityError({ extensions: { [TASKS_EXTENSION]: {} } });
+      return this.execute(call, tool, args, params);
+    }
+    if (tool.taskStart !== 'explicit') return this.createTask(call, params);
+    // The synchronous part: ordinary input rounds, until the handler calls ctx.startTask().
+    const startTask = (): never => {
+      throw new TaskStartSignal();
+    };
+    try {
+      return await this.execute({ ...call, startTask }, tool, args, params);
+    } catch (error) {
+      if (error instanceof TaskStartSignal) return this.createTask(call, params, error.answered);
+      throw error;
+    }
+  }
+
+  /** Announced only once stored, so a tasks/get on any instance finds it; the work starts after. */
+  private async createTask(call: McpCall, params: JsonObject, answered?: TaskStartSignal['answered']): Promise<Result> {
+    const record = await this.tasks.create(call, params, answered);
+    this.startTask(record, call.httpRequest);
+    return { resultType: 'task', ...taskFields(record) };
+  }
+
+  /**
+   * Runs (or, after `tasks/update` answered its question, replays) a task's handler in the
+   * background; a tool removed meanwhile fails the task as an unknown tool would fail the call.
+   */
+  startTask(record: TaskRecord, httpRequest: unknown): void {
+    this.tasks.start(record, httpRequest, async (call, rounds) => {
+      const name = call.request.params?.name;
+      const tool = typeof name === 'string' ? this.registry.getTool(name) : undefined;
+      if (!tool) throw new InvalidParamsError(`Unknown tool: ${String(name)}`);
+      const args = call.request.params?.arguments;
+      return this.execute(call, tool, isPlainObject(args) ? args : {}, {}, rounds);
+    });
+  }
+
+  /** One run of the tool's handler, answered as a CallToolResult (tool errors included) or input_required. */
+  private async execute(call: McpCall, tool: RegisteredTool, args: JsonObject, params: JsonObject, taskRounds?: TaskRounds): Promise<Result> {
+    const name = tool.definition.name;
     try {
       const outcome = await this.pipeline.run(call, {
         kind: McpHandlerKind.TOOL,
@@ -53,11 +100,12 @@ export class ToolsMethods {
         rawArguments: args,
         checkArguments: (raw) => checkToolArguments(tool, raw),
         rounds: { method: 'tools/call', arguments: args, params },
+        taskRounds,
         createContext: (...parts) => new ToolCallContext(...parts),
       });
       return outcome.kind === 'value' ? toCallToolResult(outcome.value) : outcome.result;
     } catch (error) {
-      if (isMcpError(error)) throw error;
+      if (isMcpError(error) || error instanceof TaskStartSignal) throw error;
       if (error instanceof ToolArgumentsError) return toolErrorResult(error.message);
       // A failing tool is a tool result, so the model sees why. Exception filters ran before, and
       // Nest's own fallback never does, so this is the one place a failure is logged.

@@ -79,6 +79,8 @@ describe('InputRounds: one-time requestState', () => {
       claimOnce: () => Promise.reject(new Error('connect ECONNREFUSED 127.0.0.1:6379')),
       get: () => Promise.resolve(undefined),
       set: () => Promise.resolve(),
+      create: () => Promise.resolve(true),
+      compareAndSet: () => Promise.resolve(true),
       delete: () => Promise.resolve(),
     };
     const { services } = setup();

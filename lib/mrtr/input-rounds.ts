@@ -39,6 +39,14 @@ export interface RequestStateServices {
   acceptFirstRoundWithoutState?: boolean;
 }
 
+/** What the call pipeline asks questions through: InputRounds (requestState) or a task's TaskRounds. */
+export interface CallRounds {
+  ask(requests: InputRequests): InputResponses;
+  /** Set when a question went unanswered; survives a handler that swallows the signal. */
+  readonly pendingSignal: InputRequiredSignal | undefined;
+  toInputRequiredResult(signal: InputRequiredSignal): InputRequiredResult;
+}
+
 /** The MRTR fields of a retried request. */
 export interface InputRoundsParams {
   inputResponses?: unknown;
@@ -56,7 +64,7 @@ const IDEMPOTENCY_HINT =
  * position N in `requestState` (after checking the question's fingerprint), takes fresh answers for
  * the outstanding round from `inputResponses`, or throws the `InputRequiredSignal` that ends the run.
  */
-export class InputRounds {
+export class InputRounds implements CallRounds {
   private readonly state: RequestStatePayload | undefined;
   private readonly responses: JsonObject | undefined;
   private digest: string | undefined;
@@ -100,6 +108,11 @@ export class InputRounds {
     if (!first) throw new InvalidParamsError(REQUEST_STATE_REUSED);
   }
 
+  /** The rounds answered in this run, replayed or fresh (a task started mid-call keeps them). */
+  get answeredRounds(): readonly AnsweredRound[] {
+    return this.answered;
+  }
+
   /** Hashed only when a requestState is read or written: most calls never elicit. */
   private get argsDigest(): string {
     const { arguments: args, principal } = this.call;
@@ -115,7 +128,7 @@ export class InputRounds {
     }
     const keys = Object.keys(requests);
     if (keys.length === 0) throw new Error('requestInputs() needs at least one input request');
-    this.requireCapabilities(requests);
+    requireInputCapabilities(requests, this.capabilities);
     const position = this.position++;
     const print = fingerprint(requests);
 
@@ -173,40 +186,40 @@ export class InputRounds {
     }
     return taken;
   }
+}
 
-  private requireCapabilities(requests: InputRequests): void {
-    const missing: ClientCapabilities = {};
-    const caps = this.capabilities;
-    for (const request of Object.values(requests)) {
-      switch (request.method) {
-        case 'elicitation/create': {
-          const elicitation = isPlainObject(caps.elicitation) ? caps.elicitation : undefined;
-          const mode = request.params.mode ?? 'form';
-          // `elicitation: {}` means form mode only (backward compatibility of 2025-11-25).
-          const supported =
-            elicitation !== undefined &&
-            (mode === 'url'
-              ? elicitation.url !== undefined
-              : elicitation.form !== undefined || elicitation.url === undefined);
-          if (!supported) missing.elicitation = mode === 'url' ? { url: {} } : {};
-          break;
-        }
-        case 'sampling/createMessage':
-          if (!isPlainObject(caps.sampling)) missing.sampling = {};
-          break;
-        case 'roots/list':
-          if (!isPlainObject(caps.roots)) missing.roots = {};
-          break;
-        default:
-          throw new Error(`Unknown input request method "${(request as InputRequest).method}"`);
+/** -32021 naming what the client lacks when it did not declare the capability an input request needs. */
+export function requireInputCapabilities(requests: InputRequests, caps: ClientCapabilities): void {
+  const missing: ClientCapabilities = {};
+  for (const request of Object.values(requests)) {
+    switch (request.method) {
+      case 'elicitation/create': {
+        const elicitation = isPlainObject(caps.elicitation) ? caps.elicitation : undefined;
+        const mode = request.params.mode ?? 'form';
+        // `elicitation: {}` means form mode only (backward compatibility of 2025-11-25).
+        const supported =
+          elicitation !== undefined &&
+          (mode === 'url'
+            ? elicitation.url !== undefined
+            : elicitation.form !== undefined || elicitation.url === undefined);
+        if (!supported) missing.elicitation = mode === 'url' ? { url: {} } : {};
+        break;
       }
+      case 'sampling/createMessage':
+        if (!isPlainObject(caps.sampling)) missing.sampling = {};
+        break;
+      case 'roots/list':
+        if (!isPlainObject(caps.roots)) missing.roots = {};
+        break;
+      default:
+        throw new Error(`Unknown input request method "${(request as InputRequest).method}"`);
     }
-    if (Object.keys(missing).length > 0) throw new MissingRequiredClientCapabilityError(missing);
   }
+  if (Object.keys(missing).length > 0) throw new MissingRequiredClientCapabilityError(missing);
 }
 
 /** Shape checks of the three InputResponse kinds; a failed check means "ask again". */
-function isValidResponse(request: InputRequest, response: unknown): boolean {
+export function isValidResponse(request: InputRequest, response: unknown): boolean {
   if (!isPlainObject(response)) return false;
   switch (request.method) {
     case 'elicitation/create': {

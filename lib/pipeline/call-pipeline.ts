@@ -6,7 +6,7 @@ import type { AskInputs, McpHandlerContext } from '../context/mcp-handler.contex
 import { prepareInvocation, setPreparation, type McpInvocation, type McpInvocationKind } from '../invocation/mcp-invocation.js';
 import { REQUEST_STATE_SERVICES } from '../mcp.constants.js';
 import { SIGNAL_SWALLOWED } from '../mcp.messages.js';
-import { InputRounds, isInputRequiredSignal, type InputRoundsParams, type RequestStateServices } from '../mrtr/index.js';
+import { InputRounds, isInputRequiredSignal, TaskStartSignal, type CallRounds, type InputRoundsParams, type RequestStateServices } from '../mrtr/index.js';
 import type { InputRequiredResult, JsonObject } from '../protocol/wire.types.js';
 
 export type HandlerOutcome = { kind: 'value'; value: unknown } | { kind: 'input_required'; result: InputRequiredResult };
@@ -30,6 +30,8 @@ export interface CallSpec {
   checkArguments(raw: JsonObject): CheckedArguments | Promise<CheckedArguments>;
   /** The call's input rounds (MRTR); absent where a method cannot ask (completions). */
   rounds?: { method: string; arguments: unknown; params: InputRoundsParams };
+  /** A task run asks through the task's own ledger instead (no requestState); wins over `rounds`. */
+  taskRounds?: CallRounds;
   createContext(call: McpCall, target: string, ask: AskInputs): McpHandlerContext;
 }
 
@@ -50,7 +52,8 @@ export class McpCallPipeline {
   constructor(@Inject(REQUEST_STATE_SERVICES) private readonly requestState: RequestStateServices) {}
 
   async run(call: McpCall, spec: CallSpec): Promise<HandlerOutcome> {
-    let rounds: InputRounds | undefined;
+    let rounds: CallRounds | undefined;
+    let inputRounds: InputRounds | undefined;
     const ask: AskInputs = (requests) => {
       if (!rounds) throw new Error(CANNOT_ASK);
       return rounds.ask(requests);
@@ -68,10 +71,15 @@ export class McpCallPipeline {
       const checked = await spec.checkArguments(spec.rawArguments);
       invocation.arguments = checked.arguments;
       invocation.dto = checked.dto;
+      if (spec.taskRounds) {
+        rounds = spec.taskRounds;
+        return;
+      }
       if (!spec.rounds) return;
       const { method, arguments: args, params } = spec.rounds;
-      rounds = new InputRounds(this.requestState, { method, target: spec.target, arguments: args, principal: principalOf(call) }, params, call.meta.clientCapabilities);
-      await rounds.claimState();
+      inputRounds = new InputRounds(this.requestState, { method, target: spec.target, arguments: args, principal: principalOf(call) }, params, call.meta.clientCapabilities);
+      rounds = inputRounds;
+      await inputRounds.claimState();
     });
     try {
       // A method without MCP parameters has no extraction step to prepare in. It can read neither
@@ -88,6 +96,8 @@ export class McpCallPipeline {
       if (isInputRequiredSignal(error) && rounds) {
         return { kind: 'input_required', result: rounds.toInputRequiredResult(rounds.pendingSignal ?? error) };
       }
+      // The task starts with what the client answered in this call's rounds.
+      if (error instanceof TaskStartSignal) throw new TaskStartSignal(inputRounds?.answeredRounds);
       throw error;
     } finally {
       context.close();

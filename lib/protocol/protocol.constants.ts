@@ -8,6 +8,9 @@ export const META_CLIENT_CAPABILITIES = 'io.modelcontextprotocol/clientCapabilit
 export const META_SERVER_INFO = 'io.modelcontextprotocol/serverInfo';
 export const META_SUBSCRIPTION_ID = 'io.modelcontextprotocol/subscriptionId';
 
+/** The tasks extension (SEP-2663): declared per request in clientCapabilities.extensions, advertised in server/discover. */
+export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
+
 /** JSON-RPC error codes: the standard ones and the 2026-07-28 band (-32020 … -32099). */
 export enum JsonRpcErrorCode {
   ParseError = -32700,

@@ -180,6 +180,10 @@ export class McpRegistry {
   listResourceTemplates(): RegisteredResourceTemplate[] {
     return [...this.templates.values()];
   }
+  /** True when some tool runs as a task: then server/discover advertises the tasks extension. @internal */
+  get hasTaskTools(): boolean {
+    return this.listTools().some((tool) => Boolean(tool.task));
+  }
   /** @internal */
   get hasCompletions(): boolean {
     return this.completions.size > 0 || this.listPrompts().some((prompt) => hasEnum(prompt.argumentSchemas)) ||

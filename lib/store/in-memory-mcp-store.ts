@@ -57,6 +57,19 @@ export class InMemoryMcpStore implements McpStore {
     this.write(key, JSON.stringify(value), ttlMs);
   }
 
+  async create(key: string, value: JsonValue, ttlMs: number): Promise<boolean> {
+    if (this.live(key)) return false;
+    this.write(key, JSON.stringify(value), ttlMs);
+    return true;
+  }
+
+  async compareAndSet(key: string, expected: JsonValue, next: JsonValue, ttlMs: number): Promise<boolean> {
+    requirePositiveTtl(ttlMs);
+    if (this.live(key)?.json !== JSON.stringify(expected)) return false;
+    this.write(key, JSON.stringify(next), ttlMs);
+    return true;
+  }
+
   async delete(key: string): Promise<void> {
     this.entries.delete(key);
   }

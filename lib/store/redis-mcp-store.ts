@@ -11,6 +11,7 @@ export interface RedisCommands {
   set(key: string, value: string, millisecondsToken: 'PX', milliseconds: number): Promise<'OK'>;
   get(key: string): Promise<string | null>;
   del(key: string): Promise<number>;
+  eval(script: string, numberOfKeys: number, ...keysAndArguments: (string | number)[]): Promise<unknown>;
   quit(): Promise<unknown>;
   disconnect(): void;
 }
@@ -20,12 +21,20 @@ export interface RedisMcpStoreOptions {
   keyPrefix?: string;
 }
 
+// Compare-and-set in one step on the Redis server: KEYS[1], ARGV = expected JSON, next JSON, TTL in ms.
+const COMPARE_AND_SET = `
+if redis.call('GET', KEYS[1]) == ARGV[1] then
+  redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3])
+  return 1
+end
+return 0`;
+
 // A request waits at most this long for Redis before it fails with -32603.
 const COMMAND_TIMEOUT_MS = 2_000;
 
 /**
  * A store shared by every instance that points at the same Redis: `claimOnce` is `SET key 1 NX PX ttl`,
- * so a requestState used on one instance is refused on all the others.
+ * so a requestState used on one instance is refused on all the others; `compareAndSet` is a Lua script.
  * @publicApi
  */
 export class RedisMcpStore implements McpStore {
@@ -78,6 +87,17 @@ export class RedisMcpStore implements McpStore {
   async set(key: string, value: JsonValue, ttlMs: number): Promise<void> {
     requirePositiveTtl(ttlMs);
     await this.client.set(this.keyPrefix + key, JSON.stringify(value), 'PX', Math.ceil(ttlMs));
+  }
+
+  async create(key: string, value: JsonValue, ttlMs: number): Promise<boolean> {
+    requirePositiveTtl(ttlMs);
+    return (await this.client.set(this.keyPrefix + key, JSON.stringify(value), 'PX', Math.ceil(ttlMs), 'NX')) === 'OK';
+  }
+
+  async compareAndSet(key: string, expected: JsonValue, next: JsonValue, ttlMs: number): Promise<boolean> {
+    requirePositiveTtl(ttlMs);
+    const written = await this.client.eval(COMPARE_AND_SET, 1, this.keyPrefix + key, JSON.stringify(expected), JSON.stringify(next), Math.ceil(ttlMs));
+    return written === 1;
   }
 
   async delete(key: string): Promise<void> {

@@ -3,6 +3,7 @@ import { McpModule } from 'nest-mcp';
 import { ConformanceInputTools } from './conformance-input.tools.js';
 import { ConformancePrompts } from './conformance.prompts.js';
 import { ConformanceResources } from './conformance.resources.js';
+import { ConformanceTaskTools } from './conformance-task.tools.js';
 import { ConformanceTools } from './conformance.tools.js';
 
 /**
@@ -21,6 +22,6 @@ import { ConformanceTools } from './conformance.tools.js';
       mrtr: { acceptFirstRoundWithoutState: true },
     }),
   ],
-  providers: [ConformanceTools, ConformanceInputTools, ConformancePrompts, ConformanceResources],
+  providers: [ConformanceTools, ConformanceInputTools, ConformanceTaskTools, ConformancePrompts, ConformanceResources],
 })
 export class ConformanceModule {}

@@ -17,6 +17,10 @@ const NAME_FIELDS = new Map([
   ['tools/call', 'name'],
   ['prompts/get', 'name'],
   ['resources/read', 'uri'],
+  // The tasks extension (SEP-2663): the client echoes the task id.
+  ['tasks/get', 'taskId'],
+  ['tasks/update', 'taskId'],
+  ['tasks/cancel', 'taskId'],
 ]);
 
 /**
