@@ -2,12 +2,9 @@ import { Injectable } from '@nestjs/common';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { McpArg, McpModule, McpTool, RedisMcpStore, ToolContext, type McpModuleOptions, type McpToolContext } from '../lib/index.js';
 import { findBinary, missingBinary, startRedis, type LocalService } from './support/local-services.js';
-import { callMcp, startApp, type Json, type McpHttpResponse, type StartedApp } from './support/mcp-http.js';
+import { callMcp, startApp, type Json, type StartedApp } from './support/mcp-http.js';
+import { createTask, pollTask, TASKS, taskCall, WITH_TASKS, WITHOUT_TASKS } from './support/tasks-http.js';
 import { assertMatchesDef } from './support/wire-schema.js';
-
-const TASKS = 'io.modelcontextprotocol/tasks';
-const WITH_TASKS = { 'io.modelcontextprotocol/clientCapabilities': { elicitation: {}, extensions: { [TASKS]: {} } } };
-const WITHOUT_TASKS = { 'io.modelcontextprotocol/clientCapabilities': { elicitation: {} } };
 
 /** A promise the test settles: handlers wait on it, so "still working" needs no timing. */
 class Gate {
@@ -63,27 +60,6 @@ class TaskTools {
 
 async function startTaskApp(options: McpModuleOptions = {}): Promise<StartedApp> {
   return startApp([McpModule.forRoot({ name: 'tasks-e2e', version: '1.0.0', ...options })], '/mcp', [TaskTools]);
-}
-
-/** tasks/* with the Mcp-Name header a conforming client sends (the task id). */
-function taskCall(url: string, method: string, params: Record<string, unknown>, meta: Record<string, unknown> = WITH_TASKS): Promise<McpHttpResponse> {
-  return callMcp(url, method, params, { meta, headers: { 'mcp-name': String(params.taskId) } });
-}
-
-function createTask(url: string, name: string, args: Record<string, unknown> = {}): Promise<McpHttpResponse> {
-  return callMcp(url, 'tools/call', { name, arguments: args }, { meta: WITH_TASKS });
-}
-
-/** Polls tasks/get (bounded) until `check` holds for the task; returns it. */
-async function pollTask(url: string, taskId: string, check: (task: Json) => boolean, attempts = 200): Promise<Json> {
-  let task: Json;
-  for (let attempt = 0; attempt < attempts; attempt++) {
-    const reply = await taskCall(url, 'tasks/get', { taskId });
-    task = reply.body.result ?? reply.body.error;
-    if (check(task)) return task;
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-  throw new Error(`the task never reached the expected state; last seen: ${JSON.stringify(task)}`);
 }
 
 /** The fields of a wire Task (the extension's schema is not in schema.json, so they are checked here). */
@@ -283,8 +259,8 @@ describe('Tasks across two instances on one real Redis (e2e)', () => {
 
   it('reads a working task whose lease ran out (its instance died) as failed', async () => {
     const { taskId } = (await createTask(a.url, 'confirm', { what: 'template' })).body.result;
-    // Stand-in for a killed instance (kill -9 behind nginx is a later slice): a working record
-    // whose lease nobody renews, with no handler running anywhere.
+    // Stand-in for a killed instance (the real kill -9 is tasks-instance-death.e2e-spec.ts): a
+    // working record whose lease nobody renews, with no handler running anywhere.
     const template = (await store.get<Json>(`task:${taskId}`))!;
     const deadId = `dead-${taskId}`;
     await store.set(`task:${deadId}`, { ...template, taskId: deadId, status: 'working', leaseExpiresAt: Date.now() - 1 }, 60_000);
