@@ -1,8 +1,13 @@
 // Shared bench plumbing: server children, a keep-alive HTTP client, autocannon runs, statistics.
-import { fork } from 'node:child_process';
+import { fork, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Agent, request } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
+import { RedisMcpStore } from 'nest-mcp';
 
 export const PROTOCOL_VERSION = '2026-07-28';
 export const MESSAGE = 'hello, bench';
@@ -172,3 +177,34 @@ export function median(values) {
 export const sum = (values) => values.reduce((a, b) => a + b, 0);
 export const mb = (bytes) => (bytes / 1024 / 1024).toFixed(1);
 export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** A throwaway redis-server on a free loopback port, with a connected RedisMcpStore; undefined without the binary. */
+export async function startRedis() {
+  const binary = ['/usr/bin/redis-server', '/usr/local/bin/redis-server', '/usr/sbin/redis-server'].find((path) => existsSync(path));
+  if (!binary) return undefined;
+  const dir = mkdtempSync(join(tmpdir(), 'nest-mcp-bench-redis-'));
+  const port = await freePort();
+  const child = spawn(binary, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir], { stdio: 'ignore' });
+  const url = `redis://127.0.0.1:${port}`;
+  for (let attempt = 0; attempt < 100; attempt++) {
+    try {
+      const store = await RedisMcpStore.connect(url);
+      return { url, store, stop: () => (child.kill(), rmSync(dir, { recursive: true, force: true })) };
+    } catch {
+      await sleep(50);
+    }
+  }
+  child.kill();
+  throw new Error('redis-server did not start');
+}

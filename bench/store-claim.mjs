@@ -2,14 +2,9 @@
 // McpStore.claimOnce — in memory and against a real redis-server (started here on a free loopback
 // port; skipped when the binary is missing). Prints figures; asserts nothing about time.
 //   node bench/store-claim.mjs [--quick]     (after `npm run build`)
-import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { InMemoryMcpStore, RedisMcpStore } from 'nest-mcp';
-import { median, sleep } from './harness.mjs';
+import { InMemoryMcpStore } from 'nest-mcp';
+import { median, startRedis } from './harness.mjs';
 
 const QUICK = process.argv.includes('--quick');
 const RUNS = 5;
@@ -46,36 +41,6 @@ async function concurrent(store, count) {
     rates.push(count / ((performance.now() - t0) / 1000));
   }
   return median(rates);
-}
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-async function startRedis() {
-  const binary = ['/usr/bin/redis-server', '/usr/local/bin/redis-server', '/usr/sbin/redis-server'].find((path) => existsSync(path));
-  if (!binary) return undefined;
-  const dir = mkdtempSync(join(tmpdir(), 'nest-mcp-bench-redis-'));
-  const port = await freePort();
-  const child = spawn(binary, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir], { stdio: 'ignore' });
-  const url = `redis://127.0.0.1:${port}`;
-  for (let attempt = 0; attempt < 100; attempt++) {
-    try {
-      const store = await RedisMcpStore.connect(url);
-      return { store, stop: () => (child.kill(), rmSync(dir, { recursive: true, force: true })) };
-    } catch {
-      await sleep(50);
-    }
-  }
-  child.kill();
-  throw new Error('redis-server did not start');
 }
 
 const fmt = (n, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
