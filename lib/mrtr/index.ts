@@ -3,3 +3,4 @@ export * from './request-state.codec.js';
 export * from './request-state.key.js';
 export * from './input-required.signal.js';
 export * from './input-rounds.js';
+export * from './sealed-box.js';
