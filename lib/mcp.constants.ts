@@ -16,6 +16,8 @@ export { ROUTE_ARGS_METADATA as MCP_PARAM_ARGS_METADATA } from '@nestjs/common/c
 export const MCP_SETTINGS = Symbol('MCP_SETTINGS');
 /** DI token of the McpStore (one-time requestState claims). @internal */
 export const MCP_STORE = Symbol('MCP_STORE');
+/** DI token of the 256-bit key that seals requestState tokens and 2025 session ids (`mocapi.mrtr.secret`). @internal */
+export const MCP_SEAL_SECRET = Symbol('MCP_SEAL_SECRET');
 /** DI token of the RequestStateServices that InputRounds works with. @internal */
 export const REQUEST_STATE_SERVICES = Symbol('REQUEST_STATE_SERVICES');
 /** DI token of the provider that points the controller at the configured endpoint. @internal */
@@ -27,6 +29,7 @@ export const MCP_CONTEXT_TYPE = 'mcp';
 export const DEFAULT_ENDPOINT = '/mcp';
 export const DEFAULT_PAGE_SIZE = 100;
 export const DEFAULT_MRTR_TTL = 'PT5M';
+export const DEFAULT_SESSION_TTL = 'PT24H';
 export const DEFAULT_ALLOWED_HOSTS: readonly string[] = ['localhost', '127.0.0.1', '[::1]'];
 /** Defaults of the store settings (`mocapi.store.*`), shared by the settings and the stores themselves. */
 export const DEFAULT_STORE_KEY_PREFIX = 'nest-mcp:';

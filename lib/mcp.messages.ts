@@ -12,8 +12,8 @@ export const MIXED_ARGUMENT_STYLES = (source: string) =>
   `${source} mixes @McpArgs() with @McpArg(): take all arguments as one DTO, or each one by name.`;
 
 export const EPHEMERAL_SECRET =
-  'mocapi.mrtr.secret is not set: an ephemeral key encrypts requestState. In-flight elicitations will not ' +
-  'survive a restart and cannot cross instances; set a base64 256-bit key (openssl rand -base64 32) in production.';
+  'mocapi.mrtr.secret is not set: an ephemeral key encrypts requestState and 2025 session ids. In-flight elicitations ' +
+  'and 2025 sessions will not survive a restart and cannot cross instances; set a base64 256-bit key (openssl rand -base64 32) in production.';
 
 export const SIGNAL_SWALLOWED = (target: string) =>
   `${target} caught the elicitation signal and returned anyway; answering input_required. Rethrow errors for which isInputRequiredSignal() is true.`;

@@ -24,7 +24,9 @@ import {
 } from './mcp.module-definition.js';
 import { McpDispatcher } from './dispatch/mcp.dispatcher.js';
 import { MethodTable } from './dispatch/method-table.js';
-import { requestStateCodecProvider, requestStateServicesProvider } from './pipeline/request-state.provider.js';
+import { requestStateCodecProvider, requestStateServicesProvider, sealSecretProvider } from './pipeline/request-state.provider.js';
+import { LegacyLifecycle } from './dispatch/legacy-lifecycle.js';
+import { legacySessionCodecProvider, LegacySessions } from './session/legacy-sessions.js';
 import { mcpStoreProvider, McpStoreCloser } from './pipeline/store.provider.js';
 import { TaskRunner } from './pipeline/task-runner.js';
 import { McpTelemetry } from './telemetry/mcp-telemetry.js';
@@ -84,7 +86,11 @@ function withRuntime(definition: DynamicModule): DynamicModule {
         return bindEndpoint(controller, settings.endpoint);
       },
     },
+    sealSecretProvider,
     requestStateCodecProvider,
+    legacySessionCodecProvider,
+    LegacySessions,
+    LegacyLifecycle,
     mcpStoreProvider,
     McpStoreCloser,
     TaskRunner,

@@ -1,6 +1,11 @@
 #!/usr/bin/env node
 // Runs the official MCP conformance suite (server leg, revision 2026-07-28)
-// against the conformance fixture app (dist/sample/conformance/main.js).
+// against the conformance fixture app (dist/sample/conformance/main.js); without
+// --scenario it first runs the 2025-11-25 requirements (the legacy era, one endpoint)
+// against the same fixture, with the committed baseline
+// sample/conformance/expected-failures-2025-11-25.yaml (each entry with its reason):
+// that leg fails on a scenario not listed there, or a listed one that passes, and
+// prints `conformance 2025-11-25: N passed, M failed`.
 //
 //   npm run test:conformance [-- FLAGS]
 //   node scripts/conformance.mjs [FLAGS] [-- EXTRA SUITE ARGS]
@@ -41,6 +46,8 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const PKG_DIR = path.join(ROOT, 'node_modules/@modelcontextprotocol/conformance');
 const SUITE_BIN = path.join(PKG_DIR, 'dist/index.js');
 const REQUIREMENTS = path.join(PKG_DIR, `requirements/${REVISION}.yaml`);
+const LEGACY_REVISION = '2025-11-25';
+const LEGACY_EXPECTED_FAILURES = path.join(ROOT, `sample/conformance/expected-failures-${LEGACY_REVISION}.yaml`);
 const FIXTURE_ENTRY = 'dist/sample/conformance/main.js';
 const RESULTS_ROOT = path.join(ROOT, 'conformance-results');
 const READY_TIMEOUT_MS = Number(process.env.CONFORMANCE_READY_TIMEOUT_MS || 20000);
@@ -96,8 +103,8 @@ function die(msg, code = 2) {
 // ---------------------------------------------------------------- requirements yaml
 // Minimal reader for the frozen requirements file: the `server:` list and the
 // `not_scored:` entries with leg `server`. No yaml dependency.
-function readRequirements() {
-  const lines = readFileSync(REQUIREMENTS, 'utf8').split('\n');
+function readRequirements(file = REQUIREMENTS) {
+  const lines = readFileSync(file, 'utf8').split('\n');
   const scored = [];
   const notScored = []; // {scenario, reason}
   let section = null;
@@ -122,7 +129,7 @@ function readRequirements() {
     }
   }
   flush();
-  if (scored.length === 0) die(`could not read the scored server scenarios from ${REQUIREMENTS}`);
+  if (scored.length === 0) die(`could not read the scored server scenarios from ${file}`);
   return { scored, notScored };
 }
 
@@ -360,6 +367,8 @@ async function main() {
       return 1;
     }
     console.log(`conformance: fixture ready at ${fixture.url}`);
+    const legacyOk = opts.scenario ? true : await runLegacyLeg(fixture, outDir, opts);
+    if (interrupted) return 130;
 
     const args = [SUITE_BIN, 'server', '--url', fixture.url];
     if (opts.scenario) {
@@ -441,12 +450,38 @@ async function main() {
     }
 
     console.log(`\nconformance: results in ${path.relative(ROOT, outDir)} (suite exit ${suiteExit.code ?? suiteExit.signal ?? 'error'})`);
-    exitCode = suiteOk && failed === 0 && tasksFailed === 0 && !fixture.exited ? 0 : 1;
+    exitCode = suiteOk && legacyOk && failed === 0 && tasksFailed === 0 && !fixture.exited ? 0 : 1;
     console.log(`conformance: ${passed} passed, ${failed} failed`);
     return exitCode;
   } finally {
     await fixture.stop();
   }
+}
+
+/**
+ * The 2025-11-25 leg: the suite with its own baseline of expected failures (it exits 1 on an
+ * unexpected failure or a stale entry). Prints `conformance 2025-11-25: N passed, M failed`.
+ */
+async function runLegacyLeg(fixture, outDir, opts) {
+  const legacyDir = path.join(outDir, LEGACY_REVISION);
+  const { scored } = readRequirements(path.join(PKG_DIR, `requirements/${LEGACY_REVISION}.yaml`));
+  const args = [SUITE_BIN, 'server', '--url', fixture.url, '--requirements', LEGACY_REVISION, '--expected-failures', LEGACY_EXPECTED_FAILURES, '--timeout', opts.timeout, '-o', legacyDir];
+  console.log(`conformance: node ${args.map((a) => (path.isAbsolute(a) ? path.relative(ROOT, a) : a)).join(' ')}\n`);
+  const log = createWriteStream(path.join(outDir, `suite-${LEGACY_REVISION}.log`));
+  const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  for (const [stream, sink] of [[child.stdout, process.stdout], [child.stderr, process.stderr]]) {
+    stream.on('data', (d) => { sink.write(d); log.write(d); });
+  }
+  const code = await new Promise((resolve) => {
+    child.on('error', () => resolve(null));
+    child.on('close', (c) => resolve(c));
+  });
+  await new Promise((r) => log.end(r));
+  const results = readResults(legacyDir);
+  let passed = 0;
+  for (const s of scored) if (evaluate(s, results.get(s), false, new Map()).result === 'pass') passed++;
+  console.log(`\nconformance ${LEGACY_REVISION}: ${passed} passed, ${scored.length - passed} failed (baseline ${path.relative(ROOT, LEGACY_EXPECTED_FAILURES)}; suite exit ${code})\n`);
+  return code === 0;
 }
 
 function renderReport(rows, info) {

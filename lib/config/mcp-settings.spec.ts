@@ -45,6 +45,15 @@ describe('resolveMcpSettings', () => {
     expect(() => resolveMcpSettings({ limits: { requestTimeout: 'PT5S', headersTimeout: 'PT6S' } })).toThrow(/headers-timeout/);
   });
 
+  it('serves both eras by default, with 24-hour 2025 sessions; mocapi.protocol and mocapi.session.ttl configure them', () => {
+    expect(resolveMcpSettings()).toMatchObject({ protocol: 'dual', session: { ttl: 'PT24H', ttlMs: 86_400_000 } });
+    const configured = resolveMcpSettings({}, config({ MOCAPI_PROTOCOL: 'modern', 'mocapi.session.ttl': 'PT1H' }));
+    expect(configured).toMatchObject({ protocol: 'modern', session: { ttlMs: 3_600_000 } });
+    expect(resolveMcpSettings({ protocol: 'legacy' }, config({ MOCAPI_PROTOCOL: 'modern' })).protocol).toBe('legacy');
+    expect(() => resolveMcpSettings({}, config({ 'mocapi.protocol': 'both' }))).toThrow('mocapi.protocol must be one of "dual", "modern", "legacy"; got "both"');
+    expect(() => resolveMcpSettings({ session: { ttl: 'soon' } })).toThrow('mocapi.session.ttl');
+  });
+
   it('fails clearly on bad values', () => {
     expect(() => resolveMcpSettings({ mrtr: { ttl: 'five minutes' } })).toThrow(/mocapi\.mrtr\.ttl/);
     expect(() => resolveMcpSettings({ pageSize: 0 })).toThrow(/mocapi\.page-size/);

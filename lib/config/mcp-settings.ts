@@ -1,6 +1,6 @@
-import type { McpModuleOptions } from '../interfaces/mcp-module-options.interface.js';
+import type { McpModuleOptions, McpProtocolPosture } from '../interfaces/mcp-module-options.interface.js';
 import type { CacheScope, Implementation } from '../protocol/wire.types.js';
-import { DEFAULT_ENDPOINT, DEFAULT_MRTR_TTL, DEFAULT_PAGE_SIZE, DEFAULT_STORE_KEY_PREFIX, DEFAULT_STORE_MAX_ENTRIES } from '../mcp.constants.js';
+import { DEFAULT_ENDPOINT, DEFAULT_MRTR_TTL, DEFAULT_SESSION_TTL, DEFAULT_PAGE_SIZE, DEFAULT_STORE_KEY_PREFIX, DEFAULT_STORE_MAX_ENTRIES } from '../mcp.constants.js';
 import { parseIsoDuration } from './iso-duration.util.js';
 
 /** The store given in the options (typed from there: config/ does not import store/). */
@@ -11,6 +11,10 @@ export interface McpSettings {
   serverInfo: Implementation;
   instructions?: string;
   endpoint: string;
+  /** The eras served: both (per request), 2026-07-28 only, or 2025 only. */
+  protocol: McpProtocolPosture;
+  /** 2025-era sessions: how long a sealed `Mcp-Session-Id` stays valid. */
+  session: { ttlMs: number; ttl: string };
   /** `undefined` = the localhost default. */
   allowedOrigins: readonly string[] | undefined;
   /** `undefined` = any host (Origin is what stops DNS rebinding). */
@@ -94,6 +98,8 @@ function positiveDuration(key: string, value: string): number {
   return ms;
 }
 
+const POSTURES: readonly McpProtocolPosture[] = ['dual', 'modern', 'legacy'];
+
 export function resolveMcpSettings(options: McpModuleOptions = {}, config?: ConfigReader): McpSettings {
   const read = (key: string) => readConfig(config, key);
   const endpoint = options.endpoint ?? read('mocapi.endpoint') ?? DEFAULT_ENDPOINT;
@@ -111,6 +117,11 @@ export function resolveMcpSettings(options: McpModuleOptions = {}, config?: Conf
     throw new Error(`mocapi.cache.scope must be "public" or "private"; got "${cacheScope}"`);
   }
   const title = options.title ?? read('mocapi.server.title');
+  const protocol = (options.protocol ?? read('mocapi.protocol') ?? 'dual') as McpProtocolPosture;
+  if (!POSTURES.includes(protocol)) {
+    throw new Error(`mocapi.protocol must be one of ${POSTURES.map((p) => `"${p}"`).join(', ')}; got "${protocol}"`);
+  }
+  const sessionTtl = options.session?.ttl ?? read('mocapi.session.ttl') ?? DEFAULT_SESSION_TTL;
   return {
     serverInfo: {
       name: options.name ?? read('mocapi.server.name') ?? 'nest-mcp-server',
@@ -119,6 +130,8 @@ export function resolveMcpSettings(options: McpModuleOptions = {}, config?: Conf
     },
     instructions: options.instructions ?? read('mocapi.server.instructions'),
     endpoint: endpoint.startsWith('/') ? endpoint : `/${endpoint}`,
+    protocol,
+    session: { ttl: sessionTtl, ttlMs: duration('mocapi.session.ttl', sessionTtl) },
     allowedOrigins: options.allowedOrigins ?? list(read('mocapi.allowed-origins')),
     allowedHosts: options.allowedHosts ?? list(read('mocapi.allowed-hosts')),
     pageSize: positiveInteger(options.pageSize ?? read('mocapi.page-size'), 'mocapi.page-size', DEFAULT_PAGE_SIZE),

@@ -7,6 +7,9 @@ import { reportInternalError } from '../pipeline/call-pipeline.js';
 import { InternalError, InvalidParamsError, isMcpError, MethodNotFoundError, UnsupportedProtocolVersionError } from '../protocol/mcp.error.js';
 import { META_SERVER_INFO, SUPPORTED_PROTOCOL_VERSIONS } from '../protocol/protocol.constants.js';
 import { parseRequestMeta, type RequestMeta } from '../protocol/request-meta.js';
+import { isPlainObject } from '../protocol/json-value.js';
+import type { LegacySession } from '../session/legacy-session.js';
+import { asLegacyWire, renderLegacyNotification, renderLegacyResult } from './legacy-renderer.js';
 import type { JsonObject, JsonRpcNotification, JsonRpcRequest, JsonRpcResponse, Result } from '../protocol/wire.types.js';
 import { classifyOutbound, McpTelemetry } from '../telemetry/mcp-telemetry.js';
 import { withCallTimeout } from './call-timeout.js';
@@ -25,7 +28,24 @@ export interface TransportFacts {
    * and closing the response stream is the cancel signal there.
    */
   cancellationScope?: string;
+  /**
+   * The 2025-era session the request belongs to (the transport opened it): the request has no
+   * `_meta` envelope, its capabilities are the session's, and its result is rendered for 2025.
+   */
+  session?: LegacySession;
 }
+
+/** The methods a 2025 session may call today (ping is answered by the dispatcher itself). */
+const LEGACY_METHODS: ReadonlySet<string> = new Set([
+  'tools/list',
+  'tools/call',
+  'prompts/list',
+  'prompts/get',
+  'resources/list',
+  'resources/templates/list',
+  'resources/read',
+  'completion/complete',
+]);
 
 /** One message out: a notification on the request's stream, or the final response with its HTTP status. */
 export type OutboundMessage =
@@ -81,7 +101,8 @@ export class McpDispatcher {
               },
             });
       const notify = (message: JsonRpcNotification) => {
-        if (!settled && !subscriber.closed) subscriber.next({ kind: 'notification', message });
+        if (settled || subscriber.closed) return;
+        subscriber.next({ kind: 'notification', message: transport.session ? renderLegacyNotification(message) : message });
       };
       this.telemetry.instrument(request, () => this.run(request, transport, abort, notify), classifyOutbound, transport).then((outcome) => {
         forget();
@@ -106,14 +127,20 @@ export class McpDispatcher {
     abort: AbortController,
     notify: (message: JsonRpcNotification) => void,
   ): Promise<OutboundMessage> {
+    const session = transport.session;
     try {
       const params = (request.params ?? {}) as JsonObject;
-      const meta = parseRequestMeta(request.params);
-      transport.validate?.(request, meta);
-      if (!SUPPORTED_PROTOCOL_VERSIONS.includes(meta.protocolVersion)) throw new UnsupportedProtocolVersionError(meta.protocolVersion);
-      const route = this.methods.get(request.method);
+      const meta = session ? sessionMeta(params, session) : parseRequestMeta(request.params);
+      if (!session) {
+        transport.validate?.(request, meta);
+        if (!SUPPORTED_PROTOCOL_VERSIONS.includes(meta.protocolVersion)) throw new UnsupportedProtocolVersionError(meta.protocolVersion);
+      } else if (request.method === 'ping') {
+        // `{}` exactly: the 2025 suite counts the keys of a ping result.
+        return { kind: 'response', message: { jsonrpc: '2.0', id: request.id, result: asLegacyWire({}) }, httpStatus: 200 };
+      }
+      const route = !session || LEGACY_METHODS.has(request.method) ? this.methods.get(request.method) : undefined;
       if (!route) throw new MethodNotFoundError(request.method);
-      if (route.inputRounds) this.checkInputResponses(params.inputResponses);
+      if (route.inputRounds && !session) this.checkInputResponses(params.inputResponses);
       const call: McpCall = {
         request,
         meta,
@@ -121,14 +148,21 @@ export class McpDispatcher {
         notify,
         progressSink: progressSinkFor(meta, notify),
         httpRequest: transport.httpRequest,
+        session,
       };
-      const result = await withCallTimeout(this.timeoutOf(route), abort, () => route.serve(call, params));
-      const withMeta: Result = { ...result, _meta: { ...(result._meta ?? {}), ...this.serverMeta } };
-      return { kind: 'response', message: { jsonrpc: '2.0', id: request.id, result: withMeta }, httpStatus: 200 };
+      // A 2025 client answers no input rounds of ours: what it sent under those names is not taken.
+      const served = session ? withoutInputRounds(params) : params;
+      const result = await withCallTimeout(this.timeoutOf(route), abort, () => route.serve(call, served));
+      const rendered: Result = session
+        ? renderLegacyResult(request.method, result)
+        : { ...result, _meta: { ...(result._meta ?? {}), ...this.serverMeta } };
+      return { kind: 'response', message: { jsonrpc: '2.0', id: request.id, result: rendered }, httpStatus: 200 };
     } catch (error) {
       // Unexpected errors are logged once; the client gets a generic message with their reference.
       const mcpError = isMcpError(error) ? error : new InternalError(reportInternalError(this.logger, request.method, request.id, error));
-      return { kind: 'response', message: { jsonrpc: '2.0', id: request.id, error: mcpError.toJsonRpc() }, httpStatus: mcpError.httpStatus };
+      // 2025 clients read JSON-RPC errors from a 200 response; a 4xx is a transport failure to them.
+      const httpStatus = session ? 200 : mcpError.httpStatus;
+      return { kind: 'response', message: { jsonrpc: '2.0', id: request.id, error: mcpError.toJsonRpc() }, httpStatus };
     }
   }
 
@@ -143,4 +177,23 @@ export class McpDispatcher {
       throw new InvalidParamsError(`Too many inputResponses: at most ${max} are accepted`);
     }
   }
+}
+
+/** The envelope of a 2025 request: the session's version and capabilities, the request's own progress token. */
+function sessionMeta(params: JsonObject, session: LegacySession): RequestMeta {
+  const raw = isPlainObject(params._meta) ? params._meta : {};
+  const progressToken = raw.progressToken;
+  return {
+    protocolVersion: session.protocolVersion,
+    clientCapabilities: session.clientCapabilities,
+    clientInfo: session.clientInfo,
+    progressToken: typeof progressToken === 'string' || typeof progressToken === 'number' ? progressToken : undefined,
+    raw,
+  };
+}
+
+function withoutInputRounds(params: JsonObject): JsonObject {
+  if (!('inputResponses' in params) && !('requestState' in params)) return params;
+  const { inputResponses: _answers, requestState: _state, ...rest } = params;
+  return rest;
 }

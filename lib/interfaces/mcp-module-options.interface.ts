@@ -3,6 +3,9 @@ import type { McpAuthOptions } from '../auth/mcp-auth.interfaces.js';
 import type { CacheScope } from '../protocol/wire.types.js';
 import type { McpStore } from '../store/mcp-store.js';
 
+/** The eras an endpoint serves (see `McpModuleOptions.protocol`). @publicApi */
+export type McpProtocolPosture = 'dual' | 'modern' | 'legacy';
+
 /**
  * Options of `McpModule.forRoot()` / `forRootAsync()`. Every field is optional: what is not
  * given here is read from `ConfigService` (`mocapi.*` keys), then falls back to the defaults.
@@ -19,6 +22,17 @@ export interface McpModuleOptions {
   instructions?: string;
   /** Path of the MCP endpoint. Config: `mocapi.endpoint`. Default `/mcp`. */
   endpoint?: string;
+  /**
+   * Which clients the endpoint serves: `'dual'` both eras, chosen per request (2026-07-28 requests by
+   * their `_meta`, 2025 clients by `initialize` and their session); `'modern'` 2026-07-28 only;
+   * `'legacy'` 2025-11-25 (down to 2025-03-26) only. Config: `mocapi.protocol`. Default `'dual'`.
+   */
+  protocol?: McpProtocolPosture;
+  /** Sessions of 2025-era clients (sealed `Mcp-Session-Id`s, keyed by `mrtr.secret`). */
+  session?: {
+    /** ISO-8601 duration a session lasts after initialize. Config: `mocapi.session.ttl`. Default `PT24H`. */
+    ttl?: string;
+  };
   /**
    * Origins allowed to call the endpoint (DNS-rebinding protection). Config: `mocapi.allowed-origins`
    * (comma-separated). Default: any origin whose host is localhost, 127.0.0.1 or [::1].

@@ -5,3 +5,4 @@ export * from './input-required.signal.js';
 export * from './input-rounds.js';
 export * from './task-rounds.js';
 export * from './task-start.signal.js';
+export * from './sealed-box.js';

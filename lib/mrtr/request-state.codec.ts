@@ -1,7 +1,7 @@
-import { createCipheriv, createDecipheriv, createSecretKey, randomBytes, randomFillSync } from 'node:crypto';
-import type { KeyObject } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { InvalidParamsError } from '../protocol/mcp.error.js';
 import { REQUEST_STATE_KEY_BYTES } from './request-state.key.js';
+import { parseSealedObject, SEALED_OVERHEAD_BYTES, SealedBox } from './sealed-box.js';
 import { isPlainObject } from '../protocol/json-value.js';
 
 /** One elicit()/requestInputs() position that got its answers. */
@@ -39,13 +39,8 @@ export const REQUEST_STATE_VERSION = 2;
 /** Binds ciphertexts to this purpose and layout, so a key reused elsewhere cannot be fed in. */
 export const REQUEST_STATE_AAD = 'nest-mcp/request-state/v2';
 
-const NONCE_BYTES = 12;
-const TAG_BYTES = 16;
-const HEADER_BYTES = 1 + NONCE_BYTES;
 const DEFAULT_MAX_TOKEN_LENGTH = 64 * 1024;
 const MAX_CLOCK_SKEW_MS = 60_000;
-const BASE64URL = /^[A-Za-z0-9_-]+$/;
-const AAD = Buffer.from(REQUEST_STATE_AAD, 'utf8');
 const RESTART = 'start the call over without requestState';
 // 128 random bits: ids never repeat in practice.
 const ID_BYTES = 16;
@@ -67,7 +62,7 @@ interface WirePayload {
  * InvalidParamsError (-32602) so a forged token never surfaces as an internal error.
  */
 export class RequestStateCodec {
-  private readonly key: KeyObject;
+  private readonly box: SealedBox;
   private readonly maxTokenLength: number;
   // Largest plaintext whose token still fits maxTokenLength.
   private readonly maxPlaintextBytes: number;
@@ -88,8 +83,8 @@ export class RequestStateCodec {
     if (!Number.isSafeInteger(this.maxTokenLength) || this.maxTokenLength <= 0) {
       throw new Error(`RequestStateCodec maxTokenLength must be a positive integer; got ${this.maxTokenLength}`);
     }
-    this.maxPlaintextBytes = Math.floor((this.maxTokenLength * 3) / 4) - HEADER_BYTES - TAG_BYTES;
-    this.key = createSecretKey(secret);
+    this.maxPlaintextBytes = Math.floor((this.maxTokenLength * 3) / 4) - SEALED_OVERHEAD_BYTES;
+    this.box = new SealedBox(secret, REQUEST_STATE_VERSION, REQUEST_STATE_AAD);
   }
 
   /** Milliseconds until `payload` expires (at least 1): how long its one-time claim must be kept. */
@@ -117,17 +112,7 @@ export class RequestStateCodec {
         `The input responses are too large to carry in requestState (limit ${this.maxTokenLength} characters); send smaller answers`,
       );
     }
-    const token = Buffer.allocUnsafe(HEADER_BYTES + plaintext.length + TAG_BYTES);
-    token[0] = REQUEST_STATE_VERSION;
-    const nonce = token.subarray(1, HEADER_BYTES);
-    randomFillSync(nonce);
-    const cipher = createCipheriv('aes-256-gcm', this.key, nonce, { authTagLength: TAG_BYTES });
-    cipher.setAAD(AAD);
-    // GCM is a stream mode: update() returns exactly plaintext.length bytes and final() none.
-    cipher.update(plaintext).copy(token, HEADER_BYTES);
-    cipher.final();
-    cipher.getAuthTag().copy(token, HEADER_BYTES + plaintext.length);
-    return token.toString('base64url');
+    return this.box.seal(plaintext);
   }
 
   /** Opens a token from the client. Every failure is InvalidParamsError (-32602). */
@@ -139,34 +124,14 @@ export class RequestStateCodec {
     if (token.length > this.maxTokenLength) {
       throw reject(`requestState is longer than ${this.maxTokenLength} characters`);
     }
-    if (!BASE64URL.test(token)) {
-      throw reject('requestState is not base64url text');
-    }
-    const bytes = Buffer.from(token, 'base64url');
-    if (bytes.length < HEADER_BYTES + TAG_BYTES) {
-      throw reject('requestState is truncated');
-    }
-    // Node ignores a dangling character and unused trailing bits; requiring the canonical
-    // spelling means the client echoed exactly what we sent.
-    if (bytes.toString('base64url') !== token) {
+    const opened = this.box.open(token);
+    if ('problem' in opened) {
+      if (opened.problem === 'not-base64url') throw reject('requestState is not base64url text');
+      if (opened.problem === 'truncated') throw reject('requestState is truncated');
+      if (opened.problem === 'format') throw reject('requestState has an unsupported format version');
       throw unverifiable();
     }
-    if (bytes[0] !== REQUEST_STATE_VERSION) {
-      throw reject('requestState has an unsupported format version');
-    }
-    let plaintext: Buffer;
-    try {
-      const decipher = createDecipheriv('aes-256-gcm', this.key, bytes.subarray(1, HEADER_BYTES), {
-        authTagLength: TAG_BYTES,
-      });
-      decipher.setAAD(AAD);
-      decipher.setAuthTag(bytes.subarray(bytes.length - TAG_BYTES));
-      const body = decipher.update(bytes.subarray(HEADER_BYTES, bytes.length - TAG_BYTES));
-      decipher.final();
-      plaintext = body;
-    } catch {
-      throw unverifiable();
-    }
+    const plaintext = opened.plaintext;
     const payload = toPayload(plaintext);
     if (payload === undefined) {
       throw reject('requestState does not hold the expected state');
@@ -192,13 +157,8 @@ function unverifiable(): InvalidParamsError {
 
 /** Validates the decrypted layout; undefined when anything is off. */
 function toPayload(plaintext: Buffer): RequestStatePayload | undefined {
-  let wire: unknown;
-  try {
-    wire = JSON.parse(plaintext.toString('utf8'));
-  } catch {
-    return undefined;
-  }
-  if (!isPlainObject(wire)) return undefined;
+  const wire = parseSealedObject(plaintext);
+  if (!wire) return undefined;
   const { m, t, a, r, p, i, s } = wire;
   if (typeof m !== 'string' || typeof t !== 'string' || typeof a !== 'string' || typeof s !== 'string') return undefined;
   if (typeof i !== 'number' || !Number.isFinite(i) || !Array.isArray(r)) return undefined;

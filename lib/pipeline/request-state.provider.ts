@@ -1,19 +1,26 @@
 import { Logger, type Provider } from '@nestjs/common';
-import { MCP_SETTINGS, MCP_STORE, REQUEST_STATE_SERVICES } from '../mcp.constants.js';
+import { MCP_SEAL_SECRET, MCP_SETTINGS, MCP_STORE, REQUEST_STATE_SERVICES } from '../mcp.constants.js';
 import { EPHEMERAL_SECRET } from '../mcp.messages.js';
 import type { McpSettings } from '../config/mcp-settings.js';
 import { generateEphemeralSecret, parseRequestStateSecret, RequestStateCodec, type RequestStateServices } from '../mrtr/index.js';
 import type { McpStore } from '../store/mcp-store.js';
 
-/** The requestState codec, keyed by `mocapi.mrtr.secret` (or an ephemeral key, with one warning). @internal */
+/** The sealing key: `mocapi.mrtr.secret`, or an ephemeral key, with one warning. @internal */
+export const sealSecretProvider: Provider = {
+  provide: MCP_SEAL_SECRET,
+  inject: [MCP_SETTINGS],
+  useFactory: (settings: McpSettings): Buffer => {
+    if (!settings.mrtr.secret) new Logger('McpModule').warn(EPHEMERAL_SECRET);
+    return settings.mrtr.secret ? parseRequestStateSecret(settings.mrtr.secret) : generateEphemeralSecret();
+  },
+};
+
+/** The requestState codec, keyed by the sealing key. @internal */
 export const requestStateCodecProvider: Provider = {
   provide: RequestStateCodec,
-  inject: [MCP_SETTINGS],
-  useFactory: (settings: McpSettings) => {
-    if (!settings.mrtr.secret) new Logger('McpModule').warn(EPHEMERAL_SECRET);
-    const secret = settings.mrtr.secret ? parseRequestStateSecret(settings.mrtr.secret) : generateEphemeralSecret();
-    return new RequestStateCodec(secret, settings.mrtr.ttlMs, undefined, { maxTokenLength: settings.mrtr.maxStateLength });
-  },
+  inject: [MCP_SEAL_SECRET, MCP_SETTINGS],
+  useFactory: (secret: Buffer, settings: McpSettings) =>
+    new RequestStateCodec(secret, settings.mrtr.ttlMs, undefined, { maxTokenLength: settings.mrtr.maxStateLength }),
 };
 
 /** The codec, the store that claims each requestState once, and the MRTR settings, for InputRounds. @internal */

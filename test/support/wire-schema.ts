@@ -19,27 +19,38 @@ interface SchemaFile {
   $defs: Record<string, Record<string, unknown>>;
 }
 
-let ajv: Ajv2020 | undefined;
-let defs: SchemaFile['$defs'] | undefined;
-const compiled = new Map<string, ValidateFunction>();
+/** The revisions whose schema the tests validate against: 2026-07-28 (modern) and 2025-11-25 (legacy sessions). */
+export type SchemaRevision = '2026-07-28' | '2025-11-25';
 
-function load(): { ajv: Ajv2020; defs: SchemaFile['$defs'] } {
-  if (!ajv || !defs) {
-    const schema = JSON.parse(readFileSync(SCHEMA_URL, 'utf8')) as SchemaFile & Record<string, unknown>;
-    defs = schema.$defs;
-    ajv = new Ajv2020({ strict: false, allErrors: true, logger: false });
-    addFormats(ajv);
-    ajv.addSchema({ ...schema, $id: SCHEMA_ID });
-  }
-  return { ajv, defs };
+interface LoadedSchema {
+  ajv: Ajv2020;
+  defs: SchemaFile['$defs'];
+  id: string;
+  compiled: Map<string, ValidateFunction>;
 }
 
-function validatorFor(def: string): ValidateFunction {
-  const { ajv, defs } = load();
-  if (!(def in defs)) throw new Error(`schema.json has no $defs/${def}`);
+const loaded = new Map<SchemaRevision, LoadedSchema>();
+
+function load(revision: SchemaRevision): LoadedSchema {
+  let schema = loaded.get(revision);
+  if (!schema) {
+    const file = JSON.parse(readFileSync(new URL(`../spec/${revision}/schema.json`, import.meta.url), 'utf8')) as SchemaFile & Record<string, unknown>;
+    const id = revision === '2026-07-28' ? SCHEMA_ID : `https://modelcontextprotocol.io/schema/${revision}/schema.json`;
+    const ajv = new Ajv2020({ strict: false, allErrors: true, logger: false });
+    addFormats(ajv);
+    ajv.addSchema({ ...file, $id: id });
+    schema = { ajv, defs: file.$defs, id, compiled: new Map() };
+    loaded.set(revision, schema);
+  }
+  return schema;
+}
+
+function validatorFor(def: string, revision: SchemaRevision = '2026-07-28'): ValidateFunction {
+  const { ajv, defs, id, compiled } = load(revision);
+  if (!(def in defs)) throw new Error(`${revision}/schema.json has no $defs/${def}`);
   let validate = compiled.get(def);
   if (!validate) {
-    validate = ajv.getSchema(`${SCHEMA_ID}#/$defs/${def}`);
+    validate = ajv.getSchema(`${id}#/$defs/${def}`);
     if (!validate) throw new Error(`could not compile $defs/${def}`);
     compiled.set(def, validate);
   }
@@ -50,12 +61,27 @@ function describe(errors: ErrorObject[] | null | undefined): string {
   return (errors ?? []).map((error) => `${error.instancePath || '/'} ${error.message ?? ''} ${JSON.stringify(error.params)}`).join('; ');
 }
 
-/** Throws (failing the test) unless `value` validates against `$defs/<def>`. */
-export function assertMatchesDef(value: unknown, def: string): void {
-  const validate = validatorFor(def);
+/** Throws (failing the test) unless `value` validates against `$defs/<def>` of the revision (default 2026-07-28). */
+export function assertMatchesDef(value: unknown, def: string, revision: SchemaRevision = '2026-07-28'): void {
+  const validate = validatorFor(def, revision);
   if (!validate(value)) {
-    throw new Error(`Not a valid ${def} per schema.json: ${describe(validate.errors)}\n${JSON.stringify(value)}`);
+    throw new Error(`Not a valid ${def} per ${revision}/schema.json: ${describe(validate.errors)}\n${JSON.stringify(value)}`);
   }
+}
+
+/**
+ * A message the server sent to a 2025 session, against the 2025-11-25 schema; with `method`, a result
+ * against that method's result def. No 2026-only keys may appear (the schema tolerates extra keys).
+ */
+export function assertLegacyServerMessage(message: unknown, method?: string): void {
+  assertMatchesDef(message, 'JSONRPCMessage', '2025-11-25');
+  const text = JSON.stringify(message);
+  for (const modern of ['"resultType"', '"ttlMs"', '"cacheScope"', 'io.modelcontextprotocol/']) {
+    if (text.includes(modern)) throw new Error(`a 2026-only key (${modern}) on the 2025 wire: ${text}`);
+  }
+  const object = message as { result?: unknown; method?: string };
+  if ('result' in object && method && LEGACY_RESULT_DEF_BY_METHOD[method]) assertMatchesDef(object.result, LEGACY_RESULT_DEF_BY_METHOD[method], '2025-11-25');
+  if (object.method !== undefined) assertMatchesDef(message, 'ServerNotification', '2025-11-25');
 }
 
 /** ajv's error text when `value` does not validate against `$defs/<def>`, else null. */
@@ -86,6 +112,10 @@ export const RESULT_DEF_BY_METHOD: Record<string, string> = {
   'tasks/update': 'Result',
   'tasks/cancel': 'Result',
 };
+
+/** The 2025-11-25 def of each result a 2025 session gets: the same names, with initialize and ping instead of discover. */
+const { 'server/discover': _discover, ...SHARED_RESULT_DEFS } = RESULT_DEF_BY_METHOD;
+const LEGACY_RESULT_DEF_BY_METHOD: Record<string, string> = { ...SHARED_RESULT_DEFS, initialize: 'InitializeResult', ping: 'EmptyResult' };
 
 /**
  * The defs an error code must satisfy. Some schema defs describe the error object (`ParseError`,

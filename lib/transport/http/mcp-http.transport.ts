@@ -1,17 +1,32 @@
-import { Inject, Injectable, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable, Logger, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Subscription } from 'rxjs';
 import { MCP_SETTINGS } from '../../mcp.constants.js';
 import type { McpSettings } from '../../config/mcp-settings.js';
-import { McpDispatcher, type OutboundMessage } from '../../dispatch/mcp.dispatcher.js';
-import { InvalidRequestError, ShuttingDownError } from '../../protocol/mcp.error.js';
+import { McpDispatcher, type OutboundMessage, type TransportFacts } from '../../dispatch/mcp.dispatcher.js';
+import {
+  InternalError,
+  InvalidRequestError,
+  isMcpError,
+  LegacyBadRequestError,
+  ModernEraDisabledError,
+  NeitherEraError,
+  ShuttingDownError,
+  UnsupportedProtocolVersionError,
+} from '../../protocol/mcp.error.js';
+import { LEGACY_PROTOCOL_VERSIONS } from '../../protocol/protocol.constants.js';
+import { LegacyLifecycle } from '../../dispatch/legacy-lifecycle.js';
+import type { LegacySession } from '../../session/legacy-session.js';
+import { LegacySessions } from '../../session/legacy-sessions.js';
+import { classifyEra, type Era } from './era.js';
+import { reportInternalError } from '../../pipeline/call-pipeline.js';
 import { classifyMessage, type IncomingJsonRpc } from '../../protocol/json-rpc-envelope.js';
 import type { JsonRpcMessage, JsonRpcRequest } from '../../protocol/wire.types.js';
 import type { RequestMeta } from '../../protocol/request-meta.js';
 import { writeJson, writeJsonRpcError } from './json-response.js';
 import { OriginPolicy } from './origin.policy.js';
-import { validateParamHeaders, validateStandardHeaders } from './request-headers.js';
+import { headerValue, validateParamHeaders, validateStandardHeaders } from './request-headers.js';
 import { deferContinue, expectsContinue, placeAheadOfBodyParsers, readJsonBody, refusalBeforeBody } from './request-body.js';
 import { McpRegistry } from '../../registry/mcp.registry.js';
 
@@ -26,6 +41,7 @@ const KEEP_ALIVE_MS = 15_000;
  */
 @Injectable()
 export class McpHttpTransport implements OnModuleInit, OnModuleDestroy {
+  private readonly logger = new Logger('McpModule');
   private draining = false;
   /** Requests being answered, listen streams excepted (they end at shutdown, not finish). */
   private serving = 0;
@@ -36,6 +52,8 @@ export class McpHttpTransport implements OnModuleInit, OnModuleDestroy {
     private readonly adapterHost: HttpAdapterHost,
     private readonly registry: McpRegistry,
     private readonly origins: OriginPolicy,
+    private readonly lifecycle: LegacyLifecycle,
+    private readonly sessions: LegacySessions,
   ) {}
 
   /**
@@ -86,23 +104,92 @@ export class McpHttpTransport implements OnModuleInit, OnModuleDestroy {
   }
 
   handlePost(req: HttpRequest, res: ServerResponse): void {
-    const incoming = classify(req.body);
+    const message = classifyMessage(req.body);
+    const era = this.admit(classifyEra(message, req.headers), message);
+    switch (era.era) {
+      case 'refused':
+        return writeJsonRpcError(res, era.error.httpStatus, era.error, requestIdOf(message));
+      case 'neither':
+        return writeJsonRpcError(res, 400, new NeitherEraError(), requestIdOf(message));
+      case 'initialize':
+        return this.initialize(message as Extract<IncomingJsonRpc, { kind: 'request' }>, res);
+      case 'legacy':
+        return void this.serveLegacy(message, era, req, res);
+      case 'modern':
+        return this.serveModern(message, req, res);
+    }
+  }
+
+  /** Applies `protocol`: an era the endpoint does not serve is refused with the versions it does. */
+  private admit(era: Era, message: IncomingJsonRpc): Era {
+    const posture = this.settings.protocol;
+    if (posture === 'modern' && (era.era === 'initialize' || era.era === 'legacy')) {
+      if (message.kind === 'notification') return { era: 'modern' };
+      const requested = era.era === 'initialize' ? (message as Extract<IncomingJsonRpc, { kind: 'request' }>).request.params?.protocolVersion : era.version;
+      return { era: 'refused', error: new UnsupportedProtocolVersionError(typeof requested === 'string' ? requested : '') };
+    }
+    if (posture === 'legacy') {
+      if (era.era === 'neither') return { era: 'legacy', sessionId: undefined, version: undefined };
+      if (era.era === 'modern' && message.kind === 'request') return { era: 'refused', error: new ModernEraDisabledError() };
+    }
+    return era;
+  }
+
+  private serveModern(message: IncomingJsonRpc, req: HttpRequest, res: ServerResponse): void {
+    const incoming = refuseResponses(message);
     switch (incoming.kind) {
       case 'invalid':
         return writeJsonRpcError(res, incoming.error.httpStatus, incoming.error, incoming.id);
       case 'notification':
         // Nothing to act on: on HTTP, closing the response stream is what cancels a request, so a
         // notifications/cancelled from anyone cannot touch another client's call.
-        res.statusCode = 202;
-        res.end();
-        return;
+        return accepted(res);
       case 'request':
-        if (this.draining) {
-          res.setHeader('Retry-After', '1');
-          return writeJsonRpcError(res, 503, new ShuttingDownError(), incoming.request.id);
-        }
-        return this.serve(incoming.request, req, res);
+        if (this.draining) return this.refuseWhileDraining(res, incoming.request);
+        return this.serve(incoming.request, req, res, {
+          validate: (body, meta) => this.validateHeaders(req, body, meta),
+          httpRequest: req,
+        });
     }
+  }
+
+  /** 2025 `initialize`: a new sealed session, its id in `Mcp-Session-Id`. */
+  private initialize(incoming: Extract<IncomingJsonRpc, { kind: 'request' }>, res: ServerResponse): void {
+    if (this.draining) return this.refuseWhileDraining(res, incoming.request);
+    const outcome = this.lifecycle.initialize(incoming.request);
+    writeJson(res, outcome.httpStatus, outcome.message, outcome.sessionId ? { 'Mcp-Session-Id': outcome.sessionId } : {});
+  }
+
+  /**
+   * A message of a 2025 session: the session must be named, live, and the version header (when sent)
+   * one of the 2025 revisions (transports §Session Management, §Protocol Version Header).
+   */
+  private async serveLegacy(message: IncomingJsonRpc, era: Extract<Era, { era: 'legacy' }>, req: HttpRequest, res: ServerResponse): Promise<void> {
+    const id = requestIdOf(message);
+    let session: LegacySession;
+    try {
+      session = await this.openSession(era.sessionId, era.version);
+    } catch (error) {
+      const mcpError = isMcpError(error) ? error : new InternalError(reportInternalError(this.logger, 'session lookup', id, error));
+      return writeJsonRpcError(res, mcpError.httpStatus, mcpError, id);
+    }
+    // Notifications (initialized, cancelled) and posted responses: accepted; nothing awaits them yet.
+    if (message.kind !== 'request') return accepted(res);
+    if (this.draining) return this.refuseWhileDraining(res, message.request);
+    this.serve(message.request, req, res, { httpRequest: req, session });
+  }
+
+  private async openSession(sessionId: string | undefined, version: string | undefined): Promise<LegacySession> {
+    if (version !== undefined && !LEGACY_PROTOCOL_VERSIONS.includes(version)) {
+      throw new LegacyBadRequestError(`Unsupported protocol version: ${version} (supported versions: ${LEGACY_PROTOCOL_VERSIONS.join(', ')})`);
+    }
+    if (sessionId === undefined) throw new LegacyBadRequestError('Mcp-Session-Id header is required (send initialize first)');
+    return this.sessions.resolve(sessionId);
+  }
+
+  private refuseWhileDraining(res: ServerResponse, request: JsonRpcRequest): void {
+    res.setHeader('Retry-After', '1');
+    writeJsonRpcError(res, 503, new ShuttingDownError(), request.id);
   }
 
   /**
@@ -115,8 +202,24 @@ export class McpHttpTransport implements OnModuleInit, OnModuleDestroy {
     while (this.serving > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
   }
 
-  /** Only POST is part of 2026-07-28 (no standalone GET stream, no sessions to DELETE). */
-  handleOtherMethod(res: ServerResponse): void {
+  /**
+   * Only POST is part of 2026-07-28. DELETE with `Mcp-Session-Id` ends a 2025 session (200); the
+   * 2025 standalone GET stream is not served yet (405, which 2025 clients read as "no stream").
+   */
+  async handleOtherMethod(req: HttpRequest, res: ServerResponse): Promise<void> {
+    const sessionId = headerValue(req.headers, 'mcp-session-id');
+    if (req.method === 'DELETE' && sessionId !== undefined && this.settings.protocol !== 'modern') {
+      try {
+        const session = await this.openSession(sessionId, headerValue(req.headers, 'mcp-protocol-version'));
+        await this.sessions.end(session);
+      } catch (error) {
+        const mcpError = isMcpError(error) ? error : new InternalError(reportInternalError(this.logger, 'DELETE', undefined, error));
+        return writeJsonRpcError(res, mcpError.httpStatus, mcpError);
+      }
+      res.statusCode = 200;
+      res.end();
+      return;
+    }
     res.setHeader('Allow', 'POST');
     writeJsonRpcError(res, 405, new InvalidRequestError('Method Not Allowed: the MCP endpoint accepts POST only'));
   }
@@ -128,7 +231,7 @@ export class McpHttpTransport implements OnModuleInit, OnModuleDestroy {
     if (mirrored) validateParamHeaders(req.headers, request.params?.arguments, mirrored);
   }
 
-  private serve(request: JsonRpcRequest, req: HttpRequest, res: ServerResponse): void {
+  private serve(request: JsonRpcRequest, req: HttpRequest, res: ServerResponse, facts: TransportFacts): void {
     let streaming = false;
     let subscription: Subscription | undefined = undefined;
     let keepAlive: NodeJS.Timeout | undefined;
@@ -146,10 +249,7 @@ export class McpHttpTransport implements OnModuleInit, OnModuleDestroy {
       if (!res.writableFinished) subscription?.unsubscribe();
     });
     subscription = this.dispatcher
-      .dispatch(request, {
-        validate: (body, meta) => this.validateHeaders(req, body, meta),
-        httpRequest: req,
-      })
+      .dispatch(request, facts)
       .subscribe({
         complete: () => {
           finish();
@@ -187,9 +287,8 @@ export class McpHttpTransport implements OnModuleInit, OnModuleDestroy {
   }
 }
 
-/** Sorts a POST body; a posted response is refused, since a POST must carry a request or notification. */
-function classify(body: unknown): Exclude<IncomingJsonRpc, { kind: 'response' }> {
-  const incoming = classifyMessage(body);
+/** Outside a 2025 session a posted response is refused: a POST must carry a request or notification. */
+function refuseResponses(incoming: IncomingJsonRpc): Exclude<IncomingJsonRpc, { kind: 'response' }> {
   if (incoming.kind !== 'response') return incoming;
   return { kind: 'invalid', error: new InvalidRequestError('Invalid Request: clients must not send JSON-RPC responses'), id: incoming.id };
 }
@@ -197,4 +296,13 @@ function classify(body: unknown): Exclude<IncomingJsonRpc, { kind: 'response' }>
 function sseEvent(message: JsonRpcMessage): string {
   // One JSON message per event, on one `data:` line (JSON.stringify never emits raw newlines).
   return `event: message\ndata: ${JSON.stringify(message)}\n\n`;
+}
+
+function requestIdOf(message: IncomingJsonRpc): JsonRpcRequest['id'] | undefined {
+  return message.kind === 'request' ? message.request.id : message.kind === 'notification' ? undefined : message.id;
+}
+
+function accepted(res: ServerResponse): void {
+  res.statusCode = 202;
+  res.end();
 }

@@ -23,10 +23,10 @@ export function createMcpController(): Type {
       this.transport.handlePost(req, res);
     }
 
-    /** Every other method (GET, DELETE, PUT, PATCH, OPTIONS, …): 405. CORS middleware, if any, answers preflights first. */
+    /** Every other method (GET, DELETE, PUT, PATCH, OPTIONS, …): DELETE may end a 2025 session, the rest 405. CORS middleware, if any, answers preflights first. */
     @All()
-    other(@Res() res: ServerResponse): void {
-      this.transport.handleOtherMethod(res);
+    async other(@Req() req: HttpRequest, @Res() res: ServerResponse): Promise<void> {
+      await this.transport.handleOtherMethod(req, res);
     }
   }
   return McpController;

@@ -1,0 +1,2 @@
+export * from './legacy-session.js';
+export * from './legacy-sessions.js';

@@ -1,0 +1,60 @@
+import { describe, expect, it } from '@jest/globals';
+import { randomBytes } from 'node:crypto';
+import { RequestStateCodec } from '../mrtr/request-state.codec.js';
+import { InMemoryMcpStore } from '../store/in-memory-mcp-store.js';
+import { LegacySessionCodec, MAX_SESSION_ID_LENGTH } from './legacy-session.js';
+import { LegacySessions } from './legacy-sessions.js';
+
+const FIELDS = { protocolVersion: '2025-11-25', clientCapabilities: { elicitation: {} }, clientInfo: { name: 'c', version: '1' } };
+
+function setup() {
+  const clock = { now: 1_750_000_000_000 };
+  const secret = randomBytes(32);
+  const codec = new LegacySessionCodec(secret, 60_000, () => clock.now);
+  return { clock, secret, codec };
+}
+
+describe('LegacySessionCodec', () => {
+  it('seals the negotiated state into a visible-ASCII id that any codec with the secret opens', () => {
+    const { secret, codec, clock } = setup();
+    const { session, sessionId } = codec.issue(FIELDS)!;
+    expect(sessionId).toMatch(/^[\x21-\x7e]+$/);
+    expect(sessionId).not.toContain('elicitation');
+    expect(new LegacySessionCodec(secret, 60_000, () => clock.now).open(sessionId)).toEqual(session);
+    expect(session).toEqual(expect.objectContaining({ ...FIELDS, issuedAt: clock.now }));
+  });
+
+  it('refuses altered, foreign-key, expired and requestState tokens', () => {
+    const { secret, codec, clock } = setup();
+    const { sessionId } = codec.issue(FIELDS)!;
+    const flipped = sessionId.slice(0, 20) + (sessionId[20] === 'A' ? 'B' : 'A') + sessionId.slice(21);
+    expect(codec.open(flipped)).toBeUndefined();
+    expect(new LegacySessionCodec(randomBytes(32), 60_000, () => clock.now).open(sessionId)).toBeUndefined();
+    const requestState = new RequestStateCodec(secret, 60_000, () => clock.now).encode({ method: 'tools/call', target: 't', argsDigest: 'd', rounds: [] });
+    expect(codec.open(requestState)).toBeUndefined();
+    expect(codec.open('x'.repeat(MAX_SESSION_ID_LENGTH + 1))).toBeUndefined();
+    clock.now += 59_999;
+    expect(codec.open(sessionId)).toBeDefined();
+    clock.now += 1;
+    expect(codec.open(sessionId)).toBeUndefined();
+  });
+
+  it('will not issue an id longer than a header should be', () => {
+    const { codec } = setup();
+    expect(codec.issue({ ...FIELDS, clientCapabilities: { experimental: { big: { text: 'x'.repeat(MAX_SESSION_ID_LENGTH) } } } })).toBeUndefined();
+  });
+});
+
+describe('LegacySessions', () => {
+  it('an ended session is unknown to every instance that shares the store', async () => {
+    const { secret, clock } = setup();
+    const store = new InMemoryMcpStore({ clock: () => clock.now });
+    const one = new LegacySessions(new LegacySessionCodec(secret, 60_000, () => clock.now), store);
+    const two = new LegacySessions(new LegacySessionCodec(secret, 60_000, () => clock.now), store);
+    const { sessionId } = one.issue(FIELDS)!;
+    const session = await two.resolve(sessionId);
+    await two.end(session);
+    await expect(one.resolve(sessionId)).rejects.toMatchObject({ code: -32001, httpStatus: 404 });
+    await expect(one.resolve('garbage')).rejects.toMatchObject({ code: -32001 });
+  });
+});

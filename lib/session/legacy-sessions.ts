@@ -1,0 +1,45 @@
+import { Inject, Injectable, type Provider } from '@nestjs/common';
+import type { McpSettings } from '../config/mcp-settings.js';
+import { MCP_SEAL_SECRET, MCP_SETTINGS, MCP_STORE } from '../mcp.constants.js';
+import { SessionNotFoundError } from '../protocol/mcp.error.js';
+import type { McpStore } from '../store/mcp-store.js';
+import { LegacySessionCodec, type LegacySession } from './legacy-session.js';
+
+const ENDED_PREFIX = 'session-ended:';
+
+/**
+ * The 2025-era sessions: issued sealed at initialize, opened on each request, ended by DELETE. An
+ * ended session is remembered in the shared `McpStore` until it would have expired, so DELETE ends
+ * it on every instance that shares the store.
+ * @internal
+ */
+@Injectable()
+export class LegacySessions {
+  constructor(
+    private readonly codec: LegacySessionCodec,
+    @Inject(MCP_STORE) private readonly store: McpStore,
+  ) {}
+
+  issue(fields: Pick<LegacySession, 'protocolVersion' | 'clientCapabilities' | 'clientInfo'>): { session: LegacySession; sessionId: string } | undefined {
+    return this.codec.issue(fields);
+  }
+
+  /** The live session an `Mcp-Session-Id` names; SessionNotFoundError (404) when it is unknown, expired or ended. */
+  async resolve(sessionId: string): Promise<LegacySession> {
+    const session = this.codec.open(sessionId);
+    if (!session || (await this.store.get(ENDED_PREFIX + session.id)) !== undefined) throw new SessionNotFoundError();
+    return session;
+  }
+
+  /** Ends a session for good (DELETE), on every instance sharing the store. */
+  async end(session: LegacySession): Promise<void> {
+    await this.store.set(ENDED_PREFIX + session.id, true, this.codec.remainingTtlMs(session));
+  }
+}
+
+/** The session codec: the same sealing key as requestState, `mocapi.session.ttl`. @internal */
+export const legacySessionCodecProvider: Provider = {
+  provide: LegacySessionCodec,
+  inject: [MCP_SEAL_SECRET, MCP_SETTINGS],
+  useFactory: (secret: Buffer, settings: McpSettings) => new LegacySessionCodec(secret, settings.session.ttlMs),
+};

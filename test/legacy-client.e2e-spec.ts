@@ -1,0 +1,97 @@
+import 'reflect-metadata';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { Client as ClientV2, StreamableHTTPClientTransport as TransportV2 } from '@modelcontextprotocol/client';
+import { AppModule } from '../sample/app.module.js';
+import { parseSse, startApp, type Json, type StartedApp } from './support/mcp-http.js';
+import { assertLegacyServerMessage } from './support/wire-schema.js';
+
+/** A fetch that records every JSON-RPC message the server sends (with the method it answers) for schema checks. */
+function recordingFetch(seen: Array<{ message: Json; method?: string }>): typeof fetch {
+  return async (input, init) => {
+    const response = await fetch(input, init);
+    const sent = typeof init?.body === 'string' ? (JSON.parse(init.body) as Json) : undefined;
+    const text = await response.clone().text();
+    const type = response.headers.get('content-type') ?? '';
+    const messages = type.includes('text/event-stream') ? parseSse(text) : type.includes('application/json') && text ? [JSON.parse(text)] : [];
+    for (const message of messages) seen.push({ message, method: 'id' in message && sent?.id === message.id ? sent.method : undefined });
+    return response;
+  };
+}
+
+/** The sample app driven by 2025-era clients: the v1 SDK and the v2 client on its default (legacy) negotiation. */
+describe('2025-era clients against the sample app (one endpoint, sealed sessions)', () => {
+  let started: StartedApp;
+
+  beforeAll(async () => {
+    started = await startApp([AppModule]);
+  });
+
+  afterAll(async () => {
+    await started?.app.close();
+  });
+
+  it('the v1 SDK connects, lists, calls with progress, gets a prompt, reads, completes, pings, and DELETE ends the session', async () => {
+    const seen: Array<{ message: Json; method?: string }> = [];
+    const client = new Client({ name: 'legacy-e2e', version: '1.0.0' }, { capabilities: { elicitation: {} } });
+    const transport = new StreamableHTTPClientTransport(new URL(started.url), { fetch: recordingFetch(seen) });
+    await client.connect(transport);
+    expect(client.getServerVersion()).toEqual(expect.objectContaining({ name: 'nest-mcp-sample', version: '0.1.0' }));
+    expect(client.getInstructions()).toBe('Demo tools of nest-mcp: greetings, users, progress and elicitation.');
+    expect(transport.sessionId).toMatch(/^[\x21-\x7e]+$/);
+
+    const { tools } = await client.listTools();
+    expect(tools.map((tool) => tool.name)).toContain('hello');
+    const hello = await client.callTool({ name: 'hello', arguments: { name: 'Legacy' } });
+    expect(hello.structuredContent).toEqual({ message: 'Hello, Legacy!' });
+
+    const progress: number[] = [];
+    const processed = await client.callTool({ name: 'process', arguments: { data: 'abc' } }, undefined, {
+      onprogress: (event) => progress.push(event.progress),
+    });
+    expect(progress).toEqual([1, 2, 3]);
+    expect(processed.isError).toBeFalsy();
+
+    const onboard = await client.callTool({ name: 'onboard', arguments: {} });
+    expect(onboard.isError).toBe(true);
+    expect(JSON.stringify(onboard.content)).toContain('not available yet over 2025 sessions');
+
+    const { prompts } = await client.listPrompts();
+    expect(prompts.map((prompt) => prompt.name)).toContain('code-review');
+    const prompt = await client.getPrompt({ name: 'code-review', arguments: { code: 'x = 1', language: 'python' } });
+    expect(prompt.messages).toHaveLength(2);
+
+    const { resources } = await client.listResources();
+    expect(resources.map((resource) => resource.uri)).toContain('docs://readme');
+    const read = await client.readResource({ uri: 'docs://readme' });
+    expect(read.contents[0]).toEqual(expect.objectContaining({ uri: 'docs://readme', mimeType: 'text/markdown' }));
+    await client.listResourceTemplates();
+
+    const completion = await client.complete({ ref: { type: 'ref/prompt', name: 'code-review' }, argument: { name: 'framework', value: '' } });
+    expect(Array.isArray(completion.completion.values)).toBe(true);
+    expect(await client.ping()).toEqual({});
+
+    const sessionId = transport.sessionId!;
+    await transport.terminateSession();
+    const after = await fetch(started.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-11-25' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'tools/list' }),
+    });
+    expect(after.status).toBe(404);
+    await client.close();
+
+    expect(seen.length).toBeGreaterThan(10);
+    for (const { message, method } of seen) assertLegacyServerMessage(message, method);
+  });
+
+  it('the v2 client on its default settings connects in the 2025 era and calls a tool', async () => {
+    const client = new ClientV2({ name: 'legacy-e2e-v2', version: '1.0.0' });
+    await client.connect(new TransportV2(new URL(started.url)));
+    expect(client.getNegotiatedProtocolVersion()).toBe('2025-11-25');
+    const result = await client.callTool({ name: 'echo', arguments: { message: 'from v2 defaults' } });
+    expect(result.content).toEqual([{ type: 'text', text: 'from v2 defaults' }]);
+    await client.close();
+  });
+});
