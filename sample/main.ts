@@ -9,8 +9,6 @@ import { setupTracing } from './tracing.js';
 async function bootstrap(): Promise<void> {
   await setupTracing();
   const app = await NestFactory.create<NestExpressApplication>(HttpAppModule);
-  // Express parses JSON before any route; let it accept what the MCP endpoint accepts (1 MiB by default).
-  app.useBodyParser('json', { limit: '1mb' });
   // SIGTERM: in-flight MCP calls finish (bounded), new ones get 503.
   app.enableShutdownHooks();
   const config = app.get(ConfigService);
