@@ -21,11 +21,15 @@ const DECODERS = new Map<string, () => Gunzip | ReturnType<typeof createInflate>
   ['br', createBrotliDecompress],
 ]);
 
-function acceptsBoth(accept: string | undefined): boolean {
+/** True when the `Accept` header offers `type`: by name, or by a wildcard of its family or of all types. */
+export function acceptOffers(accept: string | undefined, type: string): boolean {
   if (!accept) return false;
   const types = accept.split(',').map((part) => part.split(';')[0].trim().toLowerCase());
-  const offers = (type: string) => types.includes(type) || types.includes(`${type.split('/')[0]}/*`) || types.includes('*/*');
-  return offers('application/json') && offers('text/event-stream');
+  return types.includes(type) || types.includes(`${type.split('/')[0]}/*`) || types.includes('*/*');
+}
+
+function acceptsBoth(accept: string | undefined): boolean {
+  return acceptOffers(accept, 'application/json') && acceptOffers(accept, 'text/event-stream');
 }
 
 /**
