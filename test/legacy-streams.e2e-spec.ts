@@ -13,7 +13,7 @@ import {
 import { McpCustomMethods, McpModule, McpRegistry, McpResource, McpTool, ToolContext, type McpToolContext } from '../lib/index.js';
 import { MCP_SEAL_SECRET } from '../lib/mcp.constants.js';
 import { LegacySessionCodec } from '../lib/session/legacy-session.js';
-import { postMcp, rpc, startApp, type Json, type StartedApp } from './support/mcp-http.js';
+import { callMcp, postMcp, rpc, startApp, type Json, type StartedApp } from './support/mcp-http.js';
 import { assertLegacyServerMessage } from './support/wire-schema.js';
 import { WireRecorder } from './support/wire-recorder.js';
 
@@ -302,6 +302,31 @@ describe('the GET stream on the wire (what a client hides)', () => {
 });
 
 describe('McpCustomMethods', () => {
+  it('a modern custom method is served to 2026-07-28 requests and advertised in server/discover, not to 2025 sessions', async () => {
+    const started = await startApp([McpModule.forRoot({})]);
+    try {
+      started.app.get(McpCustomMethods).register('x/echo', (params, request) => ({ echoed: params.text ?? null, session: request.sessionId ?? null }), {
+        era: 'modern',
+        capabilities: { experimental: { echo: {} } },
+      });
+      const discover = await callMcp(started.url, 'server/discover');
+      expect(discover.body.result.capabilities.experimental).toEqual({ echo: {} });
+      const echoed = await callMcp(started.url, 'x/echo', { text: 'hi' }, { skipSchema: true });
+      expect(echoed.body.result).toEqual(expect.objectContaining({ resultType: 'complete', echoed: 'hi', session: null }));
+      const legacy = await postMcp(
+        started.url,
+        { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: LEGACY, capabilities: {}, clientInfo: { name: 'raw', version: '1' } } },
+        { headers: { 'mcp-method': undefined, 'mcp-name': undefined, 'mcp-protocol-version': undefined }, skipSchema: true },
+      );
+      expect(legacy.body.result.capabilities).not.toHaveProperty('experimental');
+      const headers = { 'mcp-session-id': legacy.headers.get('mcp-session-id')!, 'mcp-protocol-version': LEGACY, 'mcp-method': undefined, 'mcp-name': undefined };
+      const refused = await postMcp(started.url, { jsonrpc: '2.0', id: 2, method: 'x/echo', params: {} }, { headers, skipSchema: true });
+      expect(refused.body.error.code).toBe(-32601);
+    } finally {
+      await started.app.close();
+    }
+  });
+
   it('refuses a name the module serves itself', async () => {
     const started = await startApp([McpModule.forRoot({})]);
     try {
