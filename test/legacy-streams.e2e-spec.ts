@@ -262,7 +262,7 @@ describe('the GET stream on the wire (what a client hides)', () => {
     expect(badVersion.status).toBe(400);
   });
 
-  it('405 without a session (the 2026-07-28 rule), for a modern version header, and on a modern-only endpoint; 406 without text/event-stream', async () => {
+  it('405 without a session (the 2026-07-28 rule), for a modern version header, and on a modern-only endpoint; 406 without text/event-stream, 403 for a foreign Origin', async () => {
     const bare = await get({});
     expect(bare.status).toBe(405);
     expect(bare.headers.get('allow')).toBe('POST');
@@ -270,6 +270,7 @@ describe('the GET stream on the wire (what a client hides)', () => {
     expect((await get({ 'mcp-session-id': id, 'mcp-protocol-version': '2026-07-28' })).status).toBe(405);
     const notAcceptable = await fetch(started.url, { headers: { accept: 'application/json', 'mcp-session-id': id } });
     expect(notAcceptable.status).toBe(406);
+    expect((await get({ 'mcp-session-id': id, origin: 'http://evil.example.com' })).status).toBe(403);
 
     const modernOnly = await startApp([McpModule.forRoot({ protocol: 'modern' })]);
     try {

@@ -30,7 +30,7 @@ import { writeJson, writeJsonRpcError } from './json-response.js';
 import { EVENT_STREAM_HEADERS, keepAlive, sseEvent } from './event-stream.js';
 import { OriginPolicy } from './origin.policy.js';
 import { headerValue, validateParamHeaders, validateStandardHeaders } from './request-headers.js';
-import { acceptOffers, deferContinue, expectsContinue, placeAheadOfBodyParsers, readJsonBody, refusalBeforeBody } from './request-body.js';
+import { acceptOffers, deferContinue, originRefusal, expectsContinue, placeAheadOfBodyParsers, readJsonBody, refusalBeforeBody } from './request-body.js';
 import { McpRegistry } from '../../registry/mcp.registry.js';
 
 export type HttpRequest = IncomingMessage & { body?: unknown };
@@ -233,9 +233,8 @@ export class McpHttpTransport implements OnModuleInit, OnModuleDestroy {
    * (LegacySessionFeeds) as an SSE stream; a second stream for the session is refused 409.
    */
   private async openStandaloneStream(req: HttpRequest, res: ServerResponse): Promise<void> {
-    if (!this.origins.isAllowed(headerValue(req.headers, 'origin'), headerValue(req.headers, 'host'))) {
-      return writeJsonRpcError(res, 403, new InvalidRequestError('Forbidden: this Origin is not allowed to call the MCP endpoint'));
-    }
+    const foreign = originRefusal(req, this.origins);
+    if (foreign) return writeJsonRpcError(res, foreign.status, foreign.error);
     if (!acceptOffers(headerValue(req.headers, 'accept'), 'text/event-stream')) {
       return writeJsonRpcError(res, 406, new InvalidRequestError('Not Acceptable: the Accept header must offer text/event-stream'));
     }

@@ -32,14 +32,19 @@ function acceptsBoth(accept: string | undefined): boolean {
   return acceptOffers(accept, 'application/json') && acceptOffers(accept, 'text/event-stream');
 }
 
+/** DNS-rebinding protection, for every method: a foreign Origin (or Host, when configured) gets 403. */
+export function originRefusal(req: IncomingMessage, origins: OriginPolicy): Refusal | undefined {
+  if (origins.isAllowed(headerValue(req.headers, 'origin'), headerValue(req.headers, 'host'))) return undefined;
+  return { status: 403, error: new InvalidRequestError('Forbidden: this Origin is not allowed to call the MCP endpoint') };
+}
+
 /**
  * The checks a POST must pass before its body is read: Origin and Host first (a foreign page gets
  * 403 whatever it sends), then Accept, media type, charset, content coding and declared length.
  */
 export function refusalBeforeBody(req: IncomingMessage, origins: OriginPolicy, maxBodyBytes: number): Refusal | undefined {
-  if (!origins.isAllowed(headerValue(req.headers, 'origin'), headerValue(req.headers, 'host'))) {
-    return { status: 403, error: new InvalidRequestError('Forbidden: this Origin is not allowed to call the MCP endpoint') };
-  }
+  const foreign = originRefusal(req, origins);
+  if (foreign) return foreign;
   if (!acceptsBoth(headerValue(req.headers, 'accept'))) {
     return { status: 406, error: new InvalidRequestError('Not Acceptable: the Accept header must offer application/json and text/event-stream') };
   }
