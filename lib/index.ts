@@ -10,6 +10,12 @@ export * from './interfaces/index.js';
 export * from './context/index.js';
 export { McpExecutionContext, type McpContextType } from './invocation/mcp-execution-context.js';
 export { McpRegistry, type McpChange, type McpListKind } from './registry/mcp.registry.js';
+export {
+  McpCustomMethods,
+  type McpCustomMethodEra,
+  type McpCustomMethodHandler,
+  type McpCustomMethodOptions,
+} from './registry/custom-methods.js';
 export { McpDispatcher } from './dispatch/mcp.dispatcher.js';
 export { McpToolError } from './results/tool-error.js';
 export { ElicitResult, ElicitationSchemaBuilder } from './elicitation/index.js';

@@ -27,6 +27,8 @@ import { MethodTable } from './dispatch/method-table.js';
 import { requestStateCodecProvider, requestStateServicesProvider, sealSecretProvider } from './pipeline/request-state.provider.js';
 import { LegacyLifecycle } from './dispatch/legacy-lifecycle.js';
 import { legacySessionCodecProvider, LegacySessions } from './session/legacy-sessions.js';
+import { LegacySessionFeeds } from './registry/legacy-session-feeds.js';
+import { McpCustomMethods } from './registry/custom-methods.js';
 import { mcpStoreProvider, McpStoreCloser } from './pipeline/store.provider.js';
 import { TaskRunner } from './pipeline/task-runner.js';
 import { McpTelemetry } from './telemetry/mcp-telemetry.js';
@@ -90,6 +92,7 @@ function withRuntime(definition: DynamicModule): DynamicModule {
     requestStateCodecProvider,
     legacySessionCodecProvider,
     LegacySessions,
+    LegacySessionFeeds,
     LegacyLifecycle,
     mcpStoreProvider,
     McpStoreCloser,
@@ -97,6 +100,7 @@ function withRuntime(definition: DynamicModule): DynamicModule {
     requestStateServicesProvider,
     McpMetadataAccessor,
     McpRegistry,
+    McpCustomMethods,
     McpExplorer,
     NestAdapter,
     McpInvokerFactory,
@@ -115,7 +119,7 @@ function withRuntime(definition: DynamicModule): DynamicModule {
     imports: [...(definition.imports ?? []), DiscoveryModule],
     controllers: [controller, wellKnown],
     providers: [...(definition.providers ?? []), ...providers],
-    exports: [McpRegistry, McpDispatcher, McpTelemetry],
+    exports: [McpRegistry, McpCustomMethods, McpDispatcher, McpTelemetry],
   };
 }
 

@@ -3,6 +3,7 @@ import type { McpSettings } from '../config/mcp-settings.js';
 import { MCP_SETTINGS } from '../mcp.constants.js';
 import { SUPPORTED_PROTOCOL_VERSIONS, TASKS_EXTENSION } from '../protocol/protocol.constants.js';
 import type { Result, ServerCapabilities } from '../protocol/wire.types.js';
+import { McpCustomMethods } from '../registry/custom-methods.js';
 import { McpRegistry } from '../registry/mcp.registry.js';
 import { RpcMethod } from './rpc-method.decorator.js';
 
@@ -12,6 +13,7 @@ export class DiscoverMethods {
   constructor(
     @Inject(MCP_SETTINGS) private readonly settings: McpSettings,
     private readonly registry: McpRegistry,
+    private readonly customMethods: McpCustomMethods,
   ) {}
 
   @RpcMethod('server/discover')
@@ -19,7 +21,7 @@ export class DiscoverMethods {
     return {
       resultType: 'complete',
       supportedVersions: [...SUPPORTED_PROTOCOL_VERSIONS],
-      capabilities: this.capabilities(),
+      capabilities: { ...this.customMethods.capabilities('modern'), ...this.capabilities() },
       ...(this.settings.instructions ? { instructions: this.settings.instructions } : {}),
       ttlMs: this.settings.cache.ttlMs,
       cacheScope: this.settings.cache.cacheScope,

@@ -1,5 +1,6 @@
 import { CompletionMethods } from './completion.methods.js';
 import { DiscoverMethods } from './discover.methods.js';
+import { LegacySubscriptionsMethods } from './legacy-subscriptions.methods.js';
 import { PromptsMethods } from './prompts.methods.js';
 import { ResourcesMethods } from './resources.methods.js';
 import { SubscriptionsMethods } from './subscriptions.methods.js';
@@ -7,6 +8,6 @@ import { TasksMethods } from './tasks.methods.js';
 import { ToolsMethods } from './tools.methods.js';
 
 /** The method families; each declares the JSON-RPC methods it serves with `@RpcMethod()`. @internal */
-export const MCP_METHOD_FAMILIES = [DiscoverMethods, ToolsMethods, PromptsMethods, ResourcesMethods, CompletionMethods, SubscriptionsMethods, TasksMethods];
+export const MCP_METHOD_FAMILIES = [DiscoverMethods, ToolsMethods, PromptsMethods, ResourcesMethods, CompletionMethods, SubscriptionsMethods, LegacySubscriptionsMethods, TasksMethods];
 
-export { MCP_RPC_METHOD_METADATA, type RpcMethodOptions } from './rpc-method.decorator.js';
+export { MCP_RPC_METHOD_METADATA, type RpcEra, type RpcMethodOptions } from './rpc-method.decorator.js';
