@@ -20,6 +20,10 @@ async function bootstrap(): Promise<void> {
   const address = app.getHttpServer().address();
   const actualPort = typeof address === 'object' && address ? address.port : port;
   new Logger('Sample').log(`MCP endpoint: http://${host}:${actualPort}${endpoint}`);
+  // Served unless NODE_ENV=production (MOCAPI_PLAYGROUND=true|false forces it).
+  if (config.get('NODE_ENV') !== 'production' || config.get('MOCAPI_PLAYGROUND') === 'true') {
+    new Logger('Sample').log(`Playground: http://${host}:${actualPort}${endpoint.replace(/\/$/, '')}/playground`);
+  }
 }
 
 void bootstrap();
