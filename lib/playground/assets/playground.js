@@ -389,7 +389,7 @@ async function run(container, method, params, render) {
   const message = el('span', { class: 'progress-message' }, '');
   const progress = el('div', { class: 'progress', hidden: true }, bar, count, message);
   const status = el('div', { class: 'status' }, 'running…');
-  const cancel = el('button', { type: 'button', class: 'secondary cancel', onclick: () => controller.abort() }, 'Cancel');
+  const cancel = el('button', { type: 'button', class: 'secondary cancel', onclick: () => controller.abort() }, 'Cancel call');
   const rounds = el('div', { class: 'rounds' });
   const box = el('div', { class: 'run', 'data-state': 'running' }, el('div', { class: 'actions' }, status, cancel), progress, rounds);
   container.replaceChildren(box);
