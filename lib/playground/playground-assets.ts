@@ -66,8 +66,18 @@ export function playgroundAssets(): ReadonlyMap<string, PlaygroundAsset> {
   loaded ??= new Map(
     Object.entries(FILES).map(([name, { file, contentType, csp }]) => [
       name,
-      { contentType, csp, body: readFileSync(fileURLToPath(new URL(`assets/${file}`, import.meta.url))) },
+      { contentType, csp, body: readAsset(file) },
     ]),
   );
   return loaded;
+}
+
+function readAsset(file: string): Buffer {
+  const path = fileURLToPath(new URL(`assets/${file}`, import.meta.url));
+  try {
+    return readFileSync(path);
+  } catch (error) {
+    // A build that compiled lib/ without copying its assets (the package's build does copy them).
+    throw new Error(`the playground's file ${path} is missing: copy lib/playground/assets next to the compiled playground/ folder`, { cause: error });
+  }
 }
