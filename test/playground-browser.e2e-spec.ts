@@ -5,7 +5,7 @@ import { Injectable, Module } from '@nestjs/common';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { mkdirSync } from 'node:fs';
 import type { Page } from 'puppeteer-core';
-import { McpModule, McpResource, McpTool, type McpAuthInfo } from 'nest-mcp';
+import { audio, image, McpModule, McpResource, McpTool, McpToolError, resourceLink, type McpAuthInfo, type McpToolResult } from 'nest-mcp';
 import { HttpAppModule } from '../sample/http-app.module.js';
 import { BillingService } from '../sample/tools/billing.service.js';
 import { describeWithChromium, launchChromium, type HeadlessBrowser } from './support/browser.js';
@@ -128,6 +128,22 @@ describeWithChromium('the playground in a real browser (sample app)', () => {
     expect(await page.$eval('#detail .result .text', (node) => node.textContent)).toBe('{"message":"Onboarding cancelled."}');
   });
 
+  it('runs wizard: titled options in the select, progress between the rounds', async () => {
+    await open(page, 'tools', 'wizard');
+    await page.click('#detail form button[type="submit"]');
+    await question(page, 'Step 1: project name?');
+    await page.type('#detail .elicitation input[name="project"]', 'demo');
+    await page.click('#detail .elicitation button[data-action="accept"]');
+    await question(page, 'Step 2: language?');
+    const options = await page.$$eval('#detail .elicitation select[name="language"] option', (nodes) => nodes.map((node) => [(node as HTMLOptionElement).value, node.textContent]));
+    expect(options).toEqual([['', '— choose —'], ['ts', 'TypeScript'], ['java', 'Java']]);
+    await page.select('#detail .elicitation select[name="language"]', 'java');
+    await page.click('#detail .elicitation button[data-action="accept"]');
+    expect((await finished(page)).state).toBe('done');
+    expect(await page.$eval('#detail .progress-count', (node) => node.textContent)).toBe('3/3');
+    expect(await page.$eval('#detail .result .structured', (node) => (node as HTMLElement).innerText)).toMatch(/project: "demo"[\s\S]*language: "java"/);
+  });
+
   it('cancels a running call mid-stream: the fetch is aborted and the run shows cancelled', async () => {
     await open(page, 'tools', 'quarterly-report');
     await page.type('#detail input[name="pages"]', '20');
@@ -191,9 +207,42 @@ describeWithChromium('the playground in a real browser (sample app)', () => {
   });
 });
 
-/** An app resource (`ui://`, `text/html;profile=mcp-app`) and a guarded tool, for the host frame and the token field. */
+const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==', 'base64');
+
+/** A tenth of a second of silence as an 8 kHz, 8-bit mono WAV. */
+function silentWav(): Buffer {
+  const samples = Buffer.alloc(800, 128);
+  const header = Buffer.alloc(44);
+  header.write('RIFF', 0);
+  header.writeUInt32LE(36 + samples.length, 4);
+  header.write('WAVEfmt ', 8);
+  header.writeUInt32LE(16, 16);
+  header.writeUInt16LE(1, 20); // PCM
+  header.writeUInt16LE(1, 22); // mono
+  header.writeUInt32LE(8000, 24);
+  header.writeUInt32LE(8000, 28);
+  header.writeUInt16LE(1, 32);
+  header.writeUInt16LE(8, 34);
+  header.write('data', 36);
+  header.writeUInt32LE(samples.length, 40);
+  return Buffer.concat([header, samples]);
+}
+
+/** An app resource (`ui://`, `text/html;profile=mcp-app`), media results, a tool error and a guarded tool. */
 @Injectable()
 class AppResources {
+  @McpTool({ name: 'media', description: 'Answers with an image, audio and a resource link' })
+  media(): McpToolResult {
+    return {
+      content: [image(PNG, 'image/png'), audio(silentWav(), 'audio/wav'), resourceLink({ uri: 'ui://counter/app.html', name: 'counter-app', mimeType: 'text/html;profile=mcp-app' })],
+    };
+  }
+
+  @McpTool({ name: 'fail', description: 'Always refuses' })
+  fail(): string {
+    throw new McpToolError('Order 42 has shipped; it can no longer be changed');
+  }
+
   @McpResource({ uri: 'ui://counter/app.html', name: 'counter-app', mimeType: 'text/html;profile=mcp-app' })
   app(): string {
     return '<!doctype html><html><body><p id="out">not run</p><script>document.getElementById("out").textContent = "app ran, origin " + String(window.origin);</script></body></html>';
@@ -222,6 +271,8 @@ describeWithChromium('the playground with bearer auth and an MCP app resource', 
       imports: [
         McpModule.forRoot({
           name: 'guarded',
+          // One entry per page: the lists must follow nextCursor.
+          pageSize: 1,
           auth: { verifier, resourceMetadata: { resource: 'http://127.0.0.1/mcp', authorization_servers: ['https://auth.example'] } },
         }),
       ],
@@ -250,6 +301,43 @@ describeWithChromium('the playground with bearer auth and an MCP app resource', 
     await page.click('#detail form button[type="submit"]');
     expect((await finished(page)).state).toBe('done');
     expect(await page.$eval('#detail .result .text', (node) => node.textContent)).toBe('the playground user');
+  });
+
+  it('lists every entry although the server sends one per page', async () => {
+    const tools = await page.$$eval('#list-tools button', (buttons) => buttons.map((button) => button.getAttribute('data-name')));
+    expect(tools.sort()).toEqual(['fail', 'media', 'whoami']);
+    const pages = await page.$$eval('#log-entries summary', (nodes) => nodes.filter((node) => / tools\/list · HTTP 200/.test(node.textContent ?? '')).length);
+    expect(pages).toBeGreaterThanOrEqual(3);
+  });
+
+  it('renders images, audio players and resource links; Read on a link reads the resource', async () => {
+    await open(page, 'tools', 'media');
+    await page.click('#detail form button[type="submit"]');
+    expect((await finished(page)).state).toBe('done');
+    const media = await page.$eval('#detail .result', (result) => ({
+      image: (result.querySelector('img') as HTMLImageElement).src.slice(0, 22),
+      audio: (result.querySelector('audio') as HTMLAudioElement).src.slice(0, 22),
+      controls: (result.querySelector('audio') as HTMLAudioElement).controls,
+      link: result.querySelector('.resource-link code')!.textContent,
+    }));
+    expect(media).toEqual({ image: 'data:image/png;base64,', audio: 'data:audio/wav;base64,', controls: true, link: 'ui://counter/app.html' });
+    // The player decodes it: its duration is known once the metadata loaded.
+    await page.waitForFunction(() => (document.querySelector('#detail .result audio') as HTMLAudioElement).readyState >= 1);
+    expect(await page.$eval('#detail .result audio', (node) => Math.round((node as HTMLAudioElement).duration * 10))).toBe(1);
+    await page.click('#detail .resource-link button');
+    await page.waitForSelector('#detail[data-showing="resource:ui://counter/app.html"]');
+    expect((await finished(page)).state).toBe('done');
+  });
+
+  it('shows an isError result as a tool error', async () => {
+    await open(page, 'tools', 'fail');
+    await page.click('#detail form button[type="submit"]');
+    const run = await finished(page);
+    expect(run.state).toBe('tool-error');
+    expect(await page.$eval('#detail .result', (node) => [node.classList.contains('is-error'), (node as HTMLElement).innerText])).toEqual([
+      true,
+      'Tool error\nOrder 42 has shipped; it can no longer be changed',
+    ]);
   });
 
   it('renders a ui:// app resource in a sandboxed iframe with an opaque origin', async () => {

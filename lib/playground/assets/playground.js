@@ -352,6 +352,7 @@ function appFrame(html) {
 
 function toolResult(result) {
   const box = el('div', { class: `result${result.isError ? ' is-error' : ''}`, 'data-result': result.isError ? 'error' : 'ok' });
+  if (result.isError) box.append(el('div', { class: 'error-label', role: 'alert' }, 'Tool error'));
   for (const block of result.content ?? []) box.append(contentBlock(block));
   if (result.structuredContent !== undefined) box.append(el('h3', {}, 'Structured content'), el('div', { class: 'tree structured' }, jsonTree(result.structuredContent)));
   return box;
