@@ -5,7 +5,7 @@ import { Injectable, Module } from '@nestjs/common';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { mkdirSync } from 'node:fs';
 import type { Page } from 'puppeteer-core';
-import { audio, image, McpModule, McpResource, McpTool, McpToolError, resourceLink, type McpAuthInfo, type McpToolResult } from 'nest-mcp';
+import { audio, image, McpArg, McpModule, McpResource, McpTool, McpToolError, resourceLink, type McpAuthInfo, type McpToolResult } from 'nest-mcp';
 import { HttpAppModule } from '../sample/http-app.module.js';
 import { BillingService } from '../sample/tools/billing.service.js';
 import { describeWithChromium, launchChromium, type HeadlessBrowser } from './support/browser.js';
@@ -238,6 +238,11 @@ class AppResources {
     };
   }
 
+  @McpTool({ name: 'route', description: 'Routes by a region mirrored into a header' })
+  route(@McpArg('region', { header: 'Region' }) region: string): string {
+    return `routed to ${region}`;
+  }
+
   @McpTool({ name: 'fail', description: 'Always refuses' })
   fail(): string {
     throw new McpToolError('Order 42 has shipped; it can no longer be changed');
@@ -305,7 +310,7 @@ describeWithChromium('the playground with bearer auth and an MCP app resource', 
 
   it('lists every entry although the server sends one per page', async () => {
     const tools = await page.$$eval('#list-tools button', (buttons) => buttons.map((button) => button.getAttribute('data-name')));
-    expect(tools.sort()).toEqual(['fail', 'media', 'whoami']);
+    expect(tools.sort()).toEqual(['fail', 'media', 'route', 'whoami']);
     const pages = await page.$$eval('#log-entries summary', (nodes) => nodes.filter((node) => / tools\/list · HTTP 200/.test(node.textContent ?? '')).length);
     expect(pages).toBeGreaterThanOrEqual(3);
   });
@@ -327,6 +332,14 @@ describeWithChromium('the playground with bearer auth and an MCP app resource', 
     await page.click('#detail .resource-link button');
     await page.waitForSelector('#detail[data-showing="resource:ui://counter/app.html"]');
     expect((await finished(page)).state).toBe('done');
+  });
+
+  it('mirrors x-mcp-header arguments into Mcp-Param-* headers (the server refuses a call without them)', async () => {
+    await open(page, 'tools', 'route');
+    await page.type('#detail input[name="region"]', 'zürich');
+    await page.click('#detail form button[type="submit"]');
+    expect((await finished(page)).state).toBe('done');
+    expect(await page.$eval('#detail .result .text', (node) => node.textContent)).toBe('routed to zürich');
   });
 
   it('shows an isError result as a tool error', async () => {
