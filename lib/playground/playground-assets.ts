@@ -42,6 +42,8 @@ const APP_FRAME_CSP = [
   "base-uri 'none'",
   "form-action 'none'",
   "frame-ancestors 'self'",
+  // Sandboxed even when opened on its own or framed without the attribute.
+  'sandbox allow-scripts',
 ].join('; ');
 
 const FILES: Record<string, { file: string; contentType: string; csp: string }> = {
