@@ -35,6 +35,7 @@ import { McpTelemetry } from './telemetry/mcp-telemetry.js';
 import { createMcpController } from './transport/http/mcp.controller.js';
 import { McpHttpTransport } from './transport/http/mcp-http.transport.js';
 import { OriginPolicy } from './transport/http/origin.policy.js';
+import { createPlaygroundController } from './transport/http/playground.controller.js';
 
 /** Without a (global) `ConfigService`, the `MOCAPI_*` environment variables still apply. */
 const environmentReader = { get: (key: string) => process.env[key] };
@@ -66,6 +67,7 @@ export class McpModule extends McpConfigurableModule {
 function withRuntime(definition: DynamicModule): DynamicModule {
   const controller = createMcpController();
   const wellKnown = createProtectedResourceController();
+  const playground = createPlaygroundController();
   const providers: Provider[] = [
     {
       // One allow-list, shared by the transport and the auth guard (which lets refused origins through to the transport's 403).
@@ -85,6 +87,7 @@ function withRuntime(definition: DynamicModule): DynamicModule {
       useFactory: (settings: McpSettings, modules: ModulesContainer) => {
         refuseSecondMount(modules, settings.endpoint);
         wellKnown.bindEndpoint(settings.endpoint);
+        playground.bindEndpoint(settings.endpoint);
         return bindEndpoint(controller, settings.endpoint);
       },
     },
@@ -117,7 +120,7 @@ function withRuntime(definition: DynamicModule): DynamicModule {
     ...definition,
     global: true,
     imports: [...(definition.imports ?? []), DiscoveryModule],
-    controllers: [controller, wellKnown],
+    controllers: [controller, wellKnown, playground],
     providers: [...(definition.providers ?? []), ...providers],
     exports: [McpRegistry, McpCustomMethods, McpDispatcher, McpTelemetry],
   };

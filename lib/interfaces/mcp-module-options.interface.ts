@@ -41,6 +41,12 @@ export interface McpModuleOptions {
   allowedOrigins?: string[];
   /** Hosts (`Host` header, port ignored) allowed. Config: `mocapi.allowed-hosts`. Default: any host. */
   allowedHosts?: string[];
+  /**
+   * Serve the playground, a page to try tools, prompts and resources from a browser, at
+   * `<endpoint>/playground`. Config: `mocapi.playground` (`MOCAPI_PLAYGROUND`, `true`/`false`).
+   * Default: on unless `NODE_ENV` is `production`.
+   */
+  playground?: boolean;
   /** Page size of the list methods. Config: `mocapi.page-size`. Default 100. */
   pageSize?: number;
   /** Multi round-trip request (elicitation) settings. */
