@@ -29,6 +29,7 @@ import { LegacyLifecycle } from './dispatch/legacy-lifecycle.js';
 import { legacySessionCodecProvider, LegacySessions } from './session/legacy-sessions.js';
 import { mcpStoreProvider, McpStoreCloser } from './pipeline/store.provider.js';
 import { TaskRunner } from './pipeline/task-runner.js';
+import { McpSkills } from './skills/index.js';
 import { McpTelemetry } from './telemetry/mcp-telemetry.js';
 import { createMcpController } from './transport/http/mcp.controller.js';
 import { McpHttpTransport } from './transport/http/mcp-http.transport.js';
@@ -98,6 +99,7 @@ function withRuntime(definition: DynamicModule): DynamicModule {
     McpMetadataAccessor,
     McpRegistry,
     McpExplorer,
+    McpSkills,
     NestAdapter,
     McpInvokerFactory,
     McpCallPipeline,
