@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { McpSettings } from '../config/mcp-settings.js';
 import { MCP_SETTINGS } from '../mcp.constants.js';
-import { SKILLS_EXTENSION, SUPPORTED_PROTOCOL_VERSIONS, TASKS_EXTENSION } from '../protocol/protocol.constants.js';
+import { APP_MIME_TYPE, SKILLS_EXTENSION, SUPPORTED_PROTOCOL_VERSIONS, TASKS_EXTENSION, UI_EXTENSION } from '../protocol/protocol.constants.js';
 import type { JsonObject, Result, ServerCapabilities } from '../protocol/wire.types.js';
 import { McpRegistry } from '../registry/mcp.registry.js';
 import { McpSkills } from '../skills/index.js';
@@ -45,6 +45,8 @@ export class DiscoverMethods {
     return {
       // Only a server that can create tasks advertises the extension (and never the legacy `tasks`).
       ...(this.registry.hasTaskTools ? { [TASKS_EXTENSION]: {} } : {}),
+      // MCP Apps: the MIME type the server's app resources use (hosts declare the same key with theirs).
+      ...(this.registry.hasApps ? { [UI_EXTENSION]: { mimeTypes: [APP_MIME_TYPE] } } : {}),
       ...(this.skills.catalog ? { [SKILLS_EXTENSION]: this.settings.skills.directoryRead ? { directoryRead: true } : {} } : {}),
     };
   }
