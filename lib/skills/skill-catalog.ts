@@ -146,7 +146,8 @@ export class SkillCatalog {
 
   private async walk(folder: string, relative: string[]): Promise<Folder> {
     const node: Folder = { relative, files: new Map(), folders: new Map() };
-    const entries = (await readdir(folder, { withFileTypes: true })).sort((a, b) => a.name.localeCompare(b.name));
+    // Code-point order: the same listing on every machine, whatever its locale.
+    const entries = (await readdir(folder, { withFileTypes: true })).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     for (const entry of entries) {
       // Dot files (.git, .DS_Store) are tooling, not skill content.
       if (entry.name.startsWith('.')) continue;
