@@ -2,12 +2,12 @@ import 'reflect-metadata';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { SkillsClient } from '@modelcontextprotocol/client/ext/skills';
-import { Module } from '@nestjs/common';
+import { Injectable, Module } from '@nestjs/common';
 import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { McpModule } from '../lib/index.js';
+import { McpModule, McpSkill, type McpSkillContent, type McpSkillOptions } from '../lib/index.js';
 import { callMcp, startApp, startupFailure, type Json, type StartedApp } from './support/mcp-http.js';
 import { assertMatchesDef } from './support/wire-schema.js';
 
@@ -282,5 +282,94 @@ describe('skills: start-up', () => {
     } finally {
       await started.app.close();
     }
+  });
+});
+
+describe('skills made by provider methods (@McpSkill)', () => {
+  @Injectable()
+  class StyleService {
+    rules(): string {
+      return 'Upper-case keywords.';
+    }
+  }
+
+  @Injectable()
+  class SkillProviders {
+    constructor(private readonly style: StyleService) {}
+
+    @McpSkill({ name: 'sql-style', description: 'How we write SQL.', frontmatter: { license: 'MIT', metadata: { team: 'data' } } })
+    sqlStyle(): string {
+      return `# SQL style\n\n${this.style.rules()}\n`;
+    }
+
+    @McpSkill({ name: 'refund-policy', description: 'Decides refunds.', path: 'acme/billing' })
+    async refunds(): Promise<Record<string, string | Uint8Array>> {
+      return { 'SKILL.md': '# Refunds\n\nSee rules/LIMITS.md.\n', 'rules/LIMITS.md': '- at most 100 EUR\n', 'rules/table.bin': BINARY };
+    }
+  }
+
+  let folder: { root: string; outside: string };
+  let started: StartedApp;
+  let client: Client;
+
+  beforeAll(async () => {
+    folder = skillsFolder();
+    @Module({ imports: [McpModule.forRoot({ skills: { directory: folder.root } })], providers: [StyleService, SkillProviders] })
+    class MixedModule {}
+    started = await startApp([MixedModule]);
+    client = await officialClient(started.url);
+  });
+
+  afterAll(async () => {
+    await client?.close();
+    await started?.app.close();
+    rmSync(path.dirname(folder.root), { recursive: true, force: true });
+  });
+
+  it('publishes them next to the folder\'s skills; the official client verifies every file', async () => {
+    const skills = new SkillsClient(client);
+    const { skills: entries } = await skills.list();
+    expect(entries.map((entry) => entry.uri)).toEqual([
+      'skill://acme/billing/refund-policy/SKILL.md',
+      'skill://acme/billing/refunds/SKILL.md',
+      'skill://alpha/SKILL.md',
+      'skill://sql-style/SKILL.md',
+    ]);
+    const sql = entries.find((entry) => entry.uri === 'skill://sql-style/SKILL.md')!;
+    expect(plain(sql.frontmatter)).toEqual({ license: 'MIT', metadata: { team: 'data' }, name: 'sql-style', description: 'How we write SQL.' });
+    const manifest = await skills.read(sql);
+    expect(manifest.body).toContain('Upper-case keywords.');
+    expect(manifest.verified).toBe(true);
+    const refunds = entries.find((entry) => entry.uri === 'skill://acme/billing/refund-policy/SKILL.md')!;
+    expect((refunds.resources as { uri: string }[]).map((resource) => resource.uri)).toEqual([
+      'skill://acme/billing/refund-policy/SKILL.md',
+      'skill://acme/billing/refund-policy/rules/LIMITS.md',
+      'skill://acme/billing/refund-policy/rules/table.bin',
+    ]);
+    expect((await skills.read(refunds, 'rules/LIMITS.md')).text).toBe('- at most 100 EUR\n');
+    expect(Buffer.from((await skills.read(refunds, 'rules/table.bin')).bytes)).toEqual(BINARY);
+    const listing = await skills.readDirectory('skill://acme/billing/refund-policy/rules');
+    expect(listing.resources.map((resource) => resource.name)).toEqual(['LIMITS.md', 'table.bin']);
+  });
+
+  it('fails start-up on a bad name, an unsafe file path, or a file the folder already has', async () => {
+    const moduleWith = (options: McpSkillOptions, content: McpSkillContent, directory?: string) => {
+      @Injectable()
+      class One {
+        @McpSkill(options)
+        make(): McpSkillContent {
+          return content;
+        }
+      }
+      @Module({ imports: [McpModule.forRoot({ skills: { directory } })], providers: [One] })
+      class OneModule {}
+      return OneModule;
+    };
+    expect((await startupFailure([moduleWith({ name: 'Bad_Name', description: 'd' }, 'x')])).message).toContain('@McpSkill() on One.make(): the name "Bad_Name"');
+    expect((await startupFailure([moduleWith({ name: 'ok', description: 'd' }, { '../escape.md': 'x' })])).message).toContain('the file "../escape.md" has an empty, hidden or ".." segment');
+    expect((await startupFailure([moduleWith({ name: 'ok', description: 'd', path: 'a/../b' }, 'x')])).message).toContain('the path "a/../b"');
+    expect((await startupFailure([moduleWith({ name: 'alpha', description: 'd' }, 'x', folder.root)])).message).toContain(
+      'skill://alpha/SKILL.md is served twice',
+    );
   });
 });

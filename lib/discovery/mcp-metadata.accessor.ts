@@ -8,6 +8,7 @@ import {
   MCP_RESOURCE_METADATA,
   MCP_RESOURCE_TEMPLATE_METADATA,
   MCP_TOOL_METADATA,
+  MCP_SKILL_METADATA,
   MCP_UI_METADATA,
 } from '../mcp.constants.js';
 import type {
@@ -20,6 +21,7 @@ import type {
 } from '../interfaces/handler-metadata.interface.js';
 import type { HandlerMethod, McpParamMetadata } from '../definitions/handler-method.js';
 import type { McpUiOptions } from '../apps/app.interfaces.js';
+import type { McpSkillOptions } from '../skills/skill.decorator.js';
 
 
 /** All reads of MCP metadata go through here. @internal */
@@ -49,6 +51,10 @@ export class McpMetadataAccessor {
 
   getUiMetadata(target: Function): McpUiOptions | undefined {
     return this.read(MCP_UI_METADATA, target);
+  }
+
+  getSkillMetadata(target: Function): McpSkillOptions | undefined {
+    return this.read(MCP_SKILL_METADATA, target);
   }
 
   /** What the definition factory needs to know about one method, read once. */

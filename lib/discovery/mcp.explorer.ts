@@ -5,6 +5,7 @@ import { McpDefinitionFactory } from '../definitions/definition.factory.js';
 import { extractsMcpParameters, type HandlerMethod } from '../definitions/handler-method.js';
 import { McpInvokerFactory, type InvocableMethod } from '../invocation/invoker.factory.js';
 import { McpRegistry } from '../registry/mcp.registry.js';
+import { McpSkills } from '../skills/index.js';
 import { McpMetadataAccessor } from './mcp-metadata.accessor.js';
 
 /** A provider method found at start-up. @internal */
@@ -31,6 +32,7 @@ export class McpExplorer implements OnModuleInit, OnApplicationBootstrap {
     private readonly accessor: McpMetadataAccessor,
     private readonly invokers: McpInvokerFactory,
     private readonly registry: McpRegistry,
+    private readonly skills: McpSkills,
   ) {}
 
   onModuleInit(): void {
@@ -87,6 +89,9 @@ export class McpExplorer implements OnModuleInit, OnApplicationBootstrap {
       const handlerMethod = read();
       registry.registerResourceTemplate({ ...definitions.resourceTemplate(method.source, template, handlerMethod), ...callable(handlerMethod) });
     }
+    const skill = accessor.getSkillMetadata(handler);
+    // Produced once, at start-up, like a factory provider: no request, so no pipeline.
+    if (skill) this.skills.addProducer({ options: skill, source: method.source, produce: () => handler.call(method.instance) });
     const completion = accessor.getCompleteMetadata(handler);
     if (completion) {
       const { key, source } = definitions.completion(method.source, completion);

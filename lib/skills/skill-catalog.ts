@@ -32,8 +32,10 @@ export interface SkillEntry {
 
 /** What the catalog knows of one file: where it lives and what it held at start-up. */
 interface CatalogFile extends SkillResourceEntry {
-  /** Real path, inside the skills folder. */
-  file: string;
+  /** Real path, inside the skills folder; absent for a generated file. */
+  file?: string;
+  /** A generated file's bytes (`@McpSkill()`), held from start-up. */
+  bytes?: Buffer;
   name: string;
   mimeType: string;
   /** Served as text when the bytes are UTF-8 (text round-trips to the same bytes, so the digest holds). */
@@ -70,17 +72,24 @@ export class SkillCatalog {
     private readonly logger: SkillCatalogLogger,
   ) {}
 
-  /** Walks `directory`; a malformed skill stops start-up with a message naming it. */
-  static async load(directory: string, logger: SkillCatalogLogger): Promise<SkillCatalog> {
-    let root: string;
-    try {
-      root = await realpath(path.resolve(directory));
-      if (!(await stat(root)).isDirectory()) throw new Error('not a directory');
-    } catch (error) {
-      throw new Error(`McpModule skills.directory "${directory}" cannot be read: ${(error as Error).message}`);
+  /**
+   * Walks `directory` (if any) and adds the `generated` skills; a malformed skill, or two sources of
+   * one file, stops start-up with a message naming it.
+   */
+  static async load(directory: string | undefined, generated: readonly GeneratedSkill[], logger: SkillCatalogLogger): Promise<SkillCatalog> {
+    let root = '';
+    if (directory !== undefined) {
+      try {
+        root = await realpath(path.resolve(directory));
+        if (!(await stat(root)).isDirectory()) throw new Error('not a directory');
+      } catch (error) {
+        throw new Error(`McpModule skills.directory "${directory}" cannot be read: ${(error as Error).message}`);
+      }
     }
     const catalog = new SkillCatalog(root, logger);
-    catalog.collect(await catalog.walk(root, []));
+    const tree = directory !== undefined ? await catalog.walk(root, []) : { relative: [], files: new Map(), folders: new Map() };
+    for (const skill of generated) addGenerated(tree, skill);
+    catalog.collect(tree);
     catalog.sortSkills();
     return catalog;
   }
@@ -125,10 +134,11 @@ export class SkillCatalog {
     const entry = this.files.get(uri);
     const notFound = new InvalidParamsError('Resource not found', { uri });
     if (!entry) throw notFound;
+    if (entry.bytes) return contentsOf(entry, entry.bytes);
     let bytes: Buffer;
     try {
       // Re-resolved on every read: a file swapped for a symlink out of the folder is not followed.
-      const file = await realpath(entry.file);
+      const file = await realpath(entry.file!);
       if (!isInside(this.root, file)) throw notFound;
       bytes = await readFile(file);
     } catch {
@@ -139,9 +149,7 @@ export class SkillCatalog {
       this.logger.warn(`Skills: ${uri} changed since start-up; restart to republish it with its new digest`);
       throw new InternalError('The skill file changed since the server started');
     }
-    return entry.text
-      ? { uri, mimeType: entry.mimeType, text: bytes.toString('utf8') }
-      : { uri, mimeType: entry.mimeType, blob: bytes.toString('base64') };
+    return contentsOf(entry, bytes);
   }
 
   private async walk(folder: string, relative: string[]): Promise<Folder> {
@@ -157,7 +165,7 @@ export class SkillCatalog {
         node.folders.set(entry.name, await this.walk(full, [...relative, entry.name]));
       } else if (entry.isFile() || entry.isSymbolicLink()) {
         const file = await this.resolveFile(full);
-        if (file) node.files.set(entry.name, await describeFile(file, entry.name, uriOf([...relative, entry.name])));
+        if (file) node.files.set(entry.name, { ...describeFile(await readFile(file), entry.name, uriOf([...relative, entry.name])), file });
         else this.logger.warn(`Skills: "${shown}" is not served (a symbolic link to a folder or to outside the skills folder)`);
       }
     }
@@ -233,8 +241,13 @@ function isInside(root: string, file: string): boolean {
 
 const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
-async function describeFile(file: string, name: string, uri: string): Promise<CatalogFile> {
-  const bytes = await readFile(file);
+function contentsOf(entry: CatalogFile, bytes: Buffer): ResourceContents {
+  return entry.text
+    ? { uri: entry.uri, mimeType: entry.mimeType, text: bytes.toString('utf8') }
+    : { uri: entry.uri, mimeType: entry.mimeType, blob: bytes.toString('base64') };
+}
+
+function describeFile(bytes: Buffer, name: string, uri: string): CatalogFile {
   let text: string | undefined;
   try {
     text = UTF8.decode(bytes);
@@ -244,7 +257,6 @@ async function describeFile(file: string, name: string, uri: string): Promise<Ca
   const mimeType = name === MANIFEST ? MARKDOWN : lookup(name) || (text === undefined ? 'application/octet-stream' : 'text/plain');
   return {
     uri,
-    file,
     name,
     digest: sha256(bytes),
     size: bytes.byteLength,
@@ -259,4 +271,32 @@ function listing(node: Folder): ResourceDescriptor[] {
   const files = [...node.files.values()].map(({ uri, name, mimeType, size }) => ({ uri, name, mimeType, size }));
   const folders = [...node.folders.entries()].map(([name, folder]) => ({ uri: uriOf(folder.relative), name, mimeType: DIRECTORY_MIME_TYPE }));
   return [...files, ...folders];
+}
+
+/**
+ * A skill made by code (`@McpSkill()`): its path (the last segment is its name), the SKILL.md text
+ * and its other files by relative path, all produced once at start-up.
+ */
+export interface GeneratedSkill {
+  segments: string[];
+  files: ReadonlyMap<string, Buffer>;
+  /** `Class.method()`, for start-up messages. */
+  source: string;
+}
+
+/** Places a generated skill's files in the tree; a file the folder (or another skill) already has is an error. */
+function addGenerated(tree: Folder, skill: GeneratedSkill): void {
+  for (const [relativePath, bytes] of skill.files) {
+    const segments = [...skill.segments, ...relativePath.split('/')];
+    const name = segments.pop()!;
+    let folder = tree;
+    for (const segment of segments) {
+      let next = folder.folders.get(segment);
+      if (!next) folder.folders.set(segment, (next = { relative: [...folder.relative, segment], files: new Map(), folders: new Map() }));
+      folder = next;
+    }
+    const uri = uriOf([...segments, name]);
+    if (folder.files.has(name)) throw new Error(`${skill.source}: ${uri} is served twice (by the skills folder or another @McpSkill())`);
+    folder.files.set(name, { ...describeFile(bytes, name, uri), bytes });
+  }
 }
