@@ -35,6 +35,9 @@ function skillsFolder(): { root: string; outside: string } {
   symlinkSync(outside, path.join(root, 'alpha/leak.txt'));
   mkdirSync(path.join(root, 'acme/billing/refunds'), { recursive: true });
   writeFileSync(path.join(root, 'acme/billing/refunds/SKILL.md'), REFUNDS_MD);
+  // Beside the skills, in no skill: never served.
+  writeFileSync(path.join(root, 'README.md'), '# the skills of this server\n');
+  writeFileSync(path.join(root, 'acme/NOTES.md'), 'notes\n');
   return { root, outside };
 }
 
@@ -170,6 +173,9 @@ describe('skills (SEP-2640) from a folder', () => {
       `skill://${folder.outside}`,
       'skill://alpha/leak.txt',
       'skill://alpha/.hidden',
+      'skill://README.md',
+      'skill://acme/NOTES.md',
+      'skill://acme',
       'skill://alpha/%00',
       'skill://alpha/%E0%A4%A',
       'skill://alpha//SKILL.md',

@@ -57,9 +57,9 @@ export interface SkillCatalogLogger {
 }
 
 /**
- * The skills published from one folder, read once at start-up: every skill directory (a folder with
- * a SKILL.md; nested folders make skill paths like `acme/billing/refunds`), each file's digest and
- * size, and the directory listings. Requests only ever look URIs up in these maps, so no URI a
+ * The published skills, read once at start-up from the skills folder and `@McpSkill()` methods: every
+ * skill directory (a folder with a SKILL.md; nested folders make skill paths like
+ * `acme/billing/refunds`), each file's digest and size, and the directory listings. Requests only ever look URIs up in these maps, so no URI a
  * client sends is turned into a path: `..`, `%2e%2e`, absolute paths and the like simply match nothing.
  */
 export class SkillCatalog {
@@ -188,7 +188,8 @@ export class SkillCatalog {
     const manifest = node.relative.length > 0 ? node.files.get(MANIFEST) : undefined;
     const own: CatalogFile[] = [];
     const scopes = manifest ? [...enclosing, own] : enclosing;
-    for (const file of node.files.values()) {
+    // Only files within a skill are served: a README beside the skills is not skill content.
+    for (const file of scopes.length > 0 ? node.files.values() : []) {
       this.files.set(file.uri, file);
       for (const scope of scopes) scope.push(file);
     }
