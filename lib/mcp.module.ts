@@ -31,6 +31,7 @@ import { LegacySessionFeeds } from './registry/legacy-session-feeds.js';
 import { McpCustomMethods } from './registry/custom-methods.js';
 import { mcpStoreProvider, McpStoreCloser } from './pipeline/store.provider.js';
 import { TaskRunner } from './pipeline/task-runner.js';
+import { McpSkills } from './skills/index.js';
 import { McpTelemetry } from './telemetry/mcp-telemetry.js';
 import { createMcpController } from './transport/http/mcp.controller.js';
 import { McpHttpTransport } from './transport/http/mcp-http.transport.js';
@@ -105,6 +106,7 @@ function withRuntime(definition: DynamicModule): DynamicModule {
     McpRegistry,
     McpCustomMethods,
     McpExplorer,
+    McpSkills,
     NestAdapter,
     McpInvokerFactory,
     McpCallPipeline,

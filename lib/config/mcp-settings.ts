@@ -43,6 +43,8 @@ export interface McpSettings {
   };
   cache: { ttlMs: number; cacheScope: CacheScope };
   tasks: { ttlMs: number; pollIntervalMs: number; leaseMs: number };
+  /** `directory` absent: no skills are published. */
+  skills: { directory: string | undefined; directoryRead: boolean };
 }
 
 /** The part of `ConfigService` the module needs. */
@@ -182,6 +184,10 @@ export function resolveMcpSettings(options: McpModuleOptions = {}, config?: Conf
     cache: {
       ttlMs: positiveInteger(options.cache?.ttlMs ?? read('mocapi.cache.ttl-ms'), 'mocapi.cache.ttl-ms', 0, true),
       cacheScope,
+    },
+    skills: {
+      directory: options.skills?.directory ?? read('mocapi.skills.directory'),
+      directoryRead: flag(options.skills?.directoryRead ?? read('mocapi.skills.directory-read'), 'mocapi.skills.directory-read', true),
     },
   };
 }

@@ -79,6 +79,17 @@ export interface McpModuleOptions {
      */
     lease?: string;
   };
+  /** Skills (the `io.modelcontextprotocol/skills` extension, SEP-2640), published from a folder. */
+  skills?: {
+    /**
+     * A folder of skill directories, each with a `SKILL.md` (YAML frontmatter with `name` and
+     * `description`); a nested folder is a skill path (`acme/billing/refunds`). Read once at start-up.
+     * Relative to the working directory. Config: `mocapi.skills.directory`. Default: no skills.
+     */
+    directory?: string;
+    /** Serve `resources/directory/read` on skill folders. Config: `mocapi.skills.directory-read`. Default true. */
+    directoryRead?: boolean;
+  };
   /**
    * Server-side state shared by requests (and by instances, with Redis): each requestState is
    * accepted once. Default: in memory, per instance.
