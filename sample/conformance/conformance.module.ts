@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { McpModule } from 'nest-mcp';
 import { ConformanceInputTools } from './conformance-input.tools.js';
+import { ConformanceLegacyTools } from './conformance-legacy.tools.js';
 import { ConformancePrompts } from './conformance.prompts.js';
 import { ConformanceResources } from './conformance.resources.js';
 import { ConformanceTaskTools } from './conformance-task.tools.js';
@@ -22,6 +23,6 @@ import { ConformanceTools } from './conformance.tools.js';
       mrtr: { acceptFirstRoundWithoutState: true },
     }),
   ],
-  providers: [ConformanceTools, ConformanceInputTools, ConformanceTaskTools, ConformancePrompts, ConformanceResources],
+  providers: [ConformanceTools, ConformanceInputTools, ConformanceLegacyTools, ConformanceTaskTools, ConformancePrompts, ConformanceResources],
 })
 export class ConformanceModule {}
