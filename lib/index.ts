@@ -11,6 +11,7 @@ export * from './context/index.js';
 export { McpExecutionContext, type McpContextType } from './invocation/mcp-execution-context.js';
 export { McpRegistry, type McpChange, type McpListKind } from './registry/mcp.registry.js';
 export { McpDispatcher } from './dispatch/mcp.dispatcher.js';
+export { ClientAnswerError, ClientAnswerTimeoutError } from './dispatch/client-requests.js';
 export { McpToolError } from './results/tool-error.js';
 export { ElicitResult, ElicitationSchemaBuilder } from './elicitation/index.js';
 export { InputRequiredSignal, isInputRequiredSignal } from './mrtr/input-required.signal.js';

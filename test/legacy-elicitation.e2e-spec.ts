@@ -50,9 +50,12 @@ describe('elicit() for 2025 clients: server→client requests on the call stream
   const seen: Array<{ message: Json; method?: string }> = [];
   const reading: Array<Promise<void>> = [];
   const clients: Client[] = [];
+  /** What the server logged as errors: a client's cancel, disconnect or late answer is not one. */
+  const errors: string[] = [];
+  const logger = { log: () => undefined, warn: () => undefined, error: (message: unknown) => errors.push(String(message)) };
 
   beforeAll(async () => {
-    ({ app, url } = await startInteractiveApp({ session: { inputTimeout: 'PT2S' } }));
+    ({ app, url } = await startInteractiveApp({ session: { inputTimeout: 'PT2S' }, logger }));
     dispatcher = app.get(McpDispatcher);
   });
 
@@ -239,6 +242,10 @@ describe('elicit() for 2025 clients: server→client requests on the call stream
     });
     expect(reply.status).toBe(400);
     expect(((await reply.json()) as Json).error.message).toContain('no request of this session awaits');
+  });
+
+  it('logged no error for any of the above (cancel, disconnect, timeout and refusals are the clients\' doing)', () => {
+    expect(errors).toEqual([]);
   });
 
   it('every message the server sent is valid 2025-11-25 (questions included)', async () => {

@@ -482,7 +482,10 @@ describe('stdio, 2025 era: the v1 SDK (initialize pins the pipe to a 2025 sessio
       const progress: number[] = [];
       const wizard = await client.callTool({ name: 'wizard', arguments: {} }, undefined, { onprogress: (event: Msg) => progress.push(event.progress) });
       expect(wizard.structuredContent).toEqual({ project: 'atlas', language: 'ts' });
-      expect(progress).toEqual([1, 2, 3]);
+      // On the wire: each step once, increasing, across the three runs of the handler. (The v1 client handles
+      // notifications a microtask late, so one that shares a read with the response may miss its onprogress.)
+      expect(seen.filter((message) => message.method === 'notifications/progress').map((message) => message.params.progress)).toEqual([1, 2, 3]);
+      expect(progress).toEqual([1, 2, 3].slice(0, progress.length));
       expect(asked.map((params) => params.message)).toEqual([
         'Please enter your details',
         'Pick a plan',

@@ -4,7 +4,7 @@ import type { McpSettings } from '../config/mcp-settings.js';
 import type { McpCall } from '../context/mcp-call.js';
 import { MCP_SETTINGS } from '../mcp.constants.js';
 import { reportInternalError } from '../pipeline/call-pipeline.js';
-import { InternalError, InvalidParamsError, isMcpError, MethodNotFoundError, UnsupportedProtocolVersionError } from '../protocol/mcp.error.js';
+import { InternalError, InvalidParamsError, InvalidRequestError, isMcpError, MethodNotFoundError, UnsupportedProtocolVersionError } from '../protocol/mcp.error.js';
 import { META_SERVER_INFO, SUPPORTED_PROTOCOL_VERSIONS } from '../protocol/protocol.constants.js';
 import { parseRequestMeta, type RequestMeta } from '../protocol/request-meta.js';
 import { isPlainObject } from '../protocol/json-value.js';
@@ -180,6 +180,11 @@ export class McpDispatcher {
         : { ...result, _meta: { ...(result._meta ?? {}), ...this.serverMeta } };
       return { kind: 'response', message: { jsonrpc: '2.0', id: request.id, result: rendered }, httpStatus: 200 };
     } catch (error) {
+      if (session && abort.signal.aborted && !isMcpError(error)) {
+        // The client closed the stream or cancelled while a question was pending: its own doing, not a
+        // server fault to log, and nothing is sent for the call.
+        return { kind: 'response', message: { jsonrpc: '2.0', id: request.id, error: new InvalidRequestError('The request was cancelled').toJsonRpc() }, httpStatus: 200 };
+      }
       // Unexpected errors are logged once; the client gets a generic message with their reference.
       const mcpError = isMcpError(error) ? error : new InternalError(reportInternalError(this.logger, request.method, request.id, error));
       if (session) {
