@@ -85,6 +85,24 @@ describe('2025-era clients against the sample app (one endpoint, sealed sessions
     for (const { message, method } of seen) assertLegacyServerMessage(message, method);
   });
 
+  it('a prompt that asks (elicit() in prompts/get) is answered through elicitation/create too', async () => {
+    const { ElicitRequestSchema } = await import('@modelcontextprotocol/sdk/types.js');
+    const client = new Client({ name: 'legacy-e2e-prompt', version: '1.0.0' }, { capabilities: { elicitation: {} } });
+    const asked: string[] = [];
+    client.setRequestHandler(ElicitRequestSchema, async (request) => {
+      asked.push(request.params.message);
+      return { action: 'accept', content: { context: 'a payments service' } };
+    });
+    await client.connect(new StreamableHTTPClientTransport(new URL(started.url)));
+    try {
+      const prompt = await client.getPrompt({ name: 'plan-review' });
+      expect(asked).toEqual(['What context should the review use?']);
+      expect(JSON.stringify(prompt.messages)).toContain('Review the plan with this context: a payments service');
+    } finally {
+      await client.close();
+    }
+  });
+
   it('the v2 client on its default settings connects in the 2025 era and calls a tool', async () => {
     const client = new ClientV2({ name: 'legacy-e2e-v2', version: '1.0.0' });
     await client.connect(new TransportV2(new URL(started.url)));
