@@ -31,6 +31,7 @@ import { mcpStoreProvider, McpStoreCloser } from './pipeline/store.provider.js';
 import { TaskRunner } from './pipeline/task-runner.js';
 import { McpTelemetry } from './telemetry/mcp-telemetry.js';
 import { createMcpController } from './transport/http/mcp.controller.js';
+import { McpHttpEdge } from './transport/http/http-edge.js';
 import { McpHttpTransport } from './transport/http/mcp-http.transport.js';
 import { OriginPolicy } from './transport/http/origin.policy.js';
 
@@ -105,6 +106,7 @@ function withRuntime(definition: DynamicModule): DynamicModule {
     MethodTable,
     McpDispatcher,
     McpHttpTransport,
+    McpHttpEdge,
     McpAuthService,
     McpBearerAuthGuard,
     McpTelemetry,

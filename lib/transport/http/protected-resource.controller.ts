@@ -1,8 +1,7 @@
 import { Controller, Get, Inject, Res, type Type } from '@nestjs/common';
 import { PATH_METADATA } from '@nestjs/common/constants.js';
-import type { ServerResponse } from 'node:http';
 import { McpAuthService, WELL_KNOWN_PROTECTED_RESOURCE } from '../../auth/mcp-auth.service.js';
-import { writeJson } from './json-response.js';
+import { sendJson } from './http-exchange.js';
 
 /**
  * Makes the controller serving the OAuth 2.0 Protected Resource Metadata (RFC 9728) at
@@ -21,21 +20,21 @@ export function createProtectedResourceController(): Type & { bindEndpoint(endpo
     }
 
     @Get(WELL_KNOWN_PROTECTED_RESOURCE)
-    root(@Res() res: ServerResponse): void {
+    root(@Res() res: unknown): void {
       this.write(res);
     }
 
     @Get(`${WELL_KNOWN_PROTECTED_RESOURCE}/mcp`)
-    forEndpoint(@Res() res: ServerResponse): void {
+    forEndpoint(@Res() res: unknown): void {
       this.write(res);
     }
 
-    private write(res: ServerResponse): void {
+    private write(res: unknown): void {
       const body = this.auth.enabled
         ? this.auth.metadata()
         : { error: 'not_found', error_description: 'This MCP server does not use OAuth authorization' };
       // Browser-based MCP clients fetch the metadata cross-origin.
-      writeJson(res, this.auth.enabled ? 200 : 404, body, { 'Access-Control-Allow-Origin': '*' });
+      sendJson(res, this.auth.enabled ? 200 : 404, body, { 'Access-Control-Allow-Origin': '*' });
     }
   }
   return McpProtectedResourceController;
