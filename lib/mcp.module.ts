@@ -82,8 +82,8 @@ function withRuntime(definition: DynamicModule): DynamicModule {
       provide: MCP_ENDPOINT_BINDING,
       inject: [MCP_SETTINGS, ModulesContainer],
       useFactory: (settings: McpSettings, modules: ModulesContainer) => {
-        refuseSecondMount(modules, settings.endpoint);
-        wellKnown.bindEndpoint(settings.endpoint);
+        const first = refuseSecondMount(modules, settings.endpoint);
+        wellKnown.bindEndpoint(settings.endpoint, first);
         return bindEndpoint(controller, settings.endpoint);
       },
     },
@@ -122,13 +122,15 @@ function withRuntime(definition: DynamicModule): DynamicModule {
 }
 
 /**
+ * Returns true for the application's first endpoint.
  * A second `forRoot()` for the same endpoint would mount a second, unreachable server (the first
  * route wins) with its own registry, where run-time additions would silently go nowhere.
  */
-function refuseSecondMount(modules: ModulesContainer, endpoint: string): void {
+function refuseSecondMount(modules: ModulesContainer, endpoint: string): boolean {
   const mounted = mountedEndpoints.get(modules) ?? new Set<string>();
   if (mounted.has(endpoint)) throw new Error(DUPLICATE_ENDPOINT(endpoint));
   mountedEndpoints.set(modules, mounted.add(endpoint));
+  return mounted.size === 1;
 }
 
 function bindEndpoint(controller: Type, endpoint: string): string {

@@ -9,14 +9,17 @@ import { sendJson } from './http-exchange.js';
  * `/.well-known/oauth-protected-resource<endpoint>`. Both answer 404 when auth is not configured.
  * @internal
  */
-export function createProtectedResourceController(): Type & { bindEndpoint(endpoint: string): void } {
+export function createProtectedResourceController(): Type & { bindEndpoint(endpoint: string, servesRoot: boolean): void } {
   @Controller()
   class McpProtectedResourceController {
     constructor(@Inject(McpAuthService) private readonly auth: McpAuthService) {}
 
-    static bindEndpoint(endpoint: string): void {
+    /** `servesRoot`: the application's first endpoint alone serves the bare well-known path (Fastify refuses a second route for it; Express would let the first win). */
+    static bindEndpoint(endpoint: string, servesRoot: boolean): void {
       const suffix = endpoint === '/' ? '' : endpoint;
       Reflect.defineMetadata(PATH_METADATA, `${WELL_KNOWN_PROTECTED_RESOURCE}${suffix}`, McpProtectedResourceController.prototype.forEndpoint);
+      // A method without a path is no route to Nest. (Endpoint `/`: the two paths are one.)
+      if (!servesRoot || suffix === '') Reflect.deleteMetadata(PATH_METADATA, McpProtectedResourceController.prototype.root);
     }
 
     @Get(WELL_KNOWN_PROTECTED_RESOURCE)
