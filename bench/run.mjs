@@ -1,5 +1,5 @@
 // `npm run bench`: nest-mcp against the plain-Nest floor and the alternatives, on loopback, one table.
-//   node bench/run.mjs            full run (~3-4 min on 2 cores)
+//   node bench/run.mjs            full run (~5-6 min on 2 cores)
 //   node bench/run.mjs --quick    short smoke run (1 s runs, 1 repetition, 10k memory calls)
 import { readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -29,10 +29,10 @@ const children = new Set();
 
 // Hard bound on the whole run: never leave a bench hanging (or its children behind).
 const watchdog = setTimeout(() => {
-  console.error('bench: watchdog fired after 8 minutes; stopping');
+  console.error('bench: watchdog fired after 12 minutes; stopping');
   for (const child of children) child.child.kill('SIGKILL');
   process.exit(2);
-}, 8 * 60_000);
+}, 12 * 60_000);
 watchdog.unref();
 
 const log = (...args) => console.error('·', ...args);

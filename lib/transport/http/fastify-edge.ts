@@ -34,7 +34,7 @@ const bodies = new WeakMap<IncomingMessage, unknown>();
 const PARSED_ELSEWHERE = Buffer.from('null');
 
 /**
- * On Fastify the endpoint's checks and body reading are hooks of the MCP POST route alone (the rest
+ * On Fastify the endpoint's checks and body reading are hooks of the MCP route alone (the rest
  * of the application keeps its own parsers and limits). Fastify fixes a route's options when the
  * route is added, before any module lifecycle hook, so this runs as soon as the adapter exists.
  *
@@ -47,7 +47,8 @@ const PARSED_ELSEWHERE = Buffer.from('null');
  *   length agrees with the edge's.
  * - `preValidation`: puts the parsed body back on `request.body`.
  *
- * Calls `onRoute` for each MCP POST route it prepares (start-up checks that there was one).
+ * Calls `onMcpRoute` for each MCP route it prepares (start-up checks that there was one). A route that
+ * takes POST and whose path ends with the endpoint is one, as the Express edge matches paths.
  */
 export function prepareFastifyEdge(fastify: unknown, edge: EndpointEdge, onMcpRoute: () => void): void {
   (fastify as FastifyLike).addHook('onRoute', (route) => {
