@@ -1,5 +1,5 @@
 // `npm run bench`: nest-mcp against the plain-Nest floor and the alternatives, on loopback, one table.
-//   node bench/run.mjs            full run (~3-4 min on 2 cores)
+//   node bench/run.mjs            full run (~5-6 min on 2 cores)
 //   node bench/run.mjs --quick    short smoke run (1 s runs, 1 repetition, 10k memory calls)
 import { readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -29,10 +29,10 @@ const children = new Set();
 
 // Hard bound on the whole run: never leave a bench hanging (or its children behind).
 const watchdog = setTimeout(() => {
-  console.error('bench: watchdog fired after 8 minutes; stopping');
+  console.error('bench: watchdog fired after 12 minutes; stopping');
   for (const child of children) child.child.kill('SIGKILL');
   process.exit(2);
-}, 8 * 60_000);
+}, 12 * 60_000);
 watchdog.unref();
 
 const log = (...args) => console.error('·', ...args);
@@ -57,10 +57,14 @@ function version(pkg) {
 // 1. tools/call echo throughput
 // ---------------------------------------------------------------------------------------------
 
+const FASTIFY = { MCP_HTTP_ADAPTER: 'fastify' };
 const SUBJECTS = [
   { key: 'floor', server: 'plain-nest', label: 'plain Nest @Post() (floor)' },
   { key: 'raw', server: 'plain-nest', env: { FLOOR_MODE: 'raw' }, label: 'plain Nest @Post() + @Res() raw write (info)' },
   { key: 'nest-mcp', server: 'nest-mcp', label: 'nest-mcp' },
+  { key: 'floor-fastify', server: 'plain-nest', env: FASTIFY, label: 'plain Nest @Post() on Fastify (Fastify floor)' },
+  { key: 'raw-fastify', server: 'plain-nest', env: { ...FASTIFY, FLOOR_MODE: 'raw' }, label: 'plain Nest @Post() on Fastify + hijacked raw write (info)' },
+  { key: 'nest-mcp-fastify', server: 'nest-mcp', env: FASTIFY, label: 'nest-mcp on Fastify' },
   { key: 'rekog', server: 'rekog', label: '@rekog/mcp-nest (stateless)' },
   { key: 'official', server: 'official', label: '@modelcontextprotocol/server + node' },
 ];
@@ -339,10 +343,11 @@ async function main() {
   const lines = [];
   lines.push('| # | Benchmark | Subject | Result | Detail |');
   lines.push('|---|---|---|---|---|');
-  for (const key of ['nest-mcp', 'floor', 'raw', 'rekog', 'official']) {
+  for (const key of ['nest-mcp', 'floor', 'raw', 'nest-mcp-fastify', 'floor-fastify', 'raw-fastify', 'rekog', 'official']) {
     const r = rows[key];
+    const floor = key.endsWith('-fastify') ? rows['floor-fastify'].rps : rows.floor.rps;
     lines.push(
-      `| 1 | tools/call \`echo\`, JSON | ${r.label} | **${fmt(r.rps)} req/s** · ${(r.rps / floor).toFixed(2)}× floor | ` +
+      `| 1 | tools/call \`echo\`, JSON | ${r.label} | **${fmt(r.rps)} req/s** · ${(r.rps / floor).toFixed(2)}× ${key.endsWith('-fastify') ? 'Fastify floor' : 'floor'} | ` +
         `p50 ${r.p50} ms · p99 ${r.p99} ms · runs ${r.runsRps.map((v) => fmt(v)).join(' / ')} · ${fmt(r.requests)} req: ` +
         `non-2xx ${r.non2xx}, errors ${r.errors}, timeouts ${r.timeouts}, body mismatches ${r.mismatches} · RSS ${mb(r.rss)} MB |`,
     );
@@ -378,7 +383,7 @@ async function main() {
   memRow('plain Nest @Post() (floor, reference)', memFloor);
   const table = lines.join('\n');
 
-  const packages = ['nest-mcp', '@nestjs/core', '@nestjs/platform-express', 'express', '@rekog/mcp-nest', '@modelcontextprotocol/server', '@modelcontextprotocol/node', 'zod', 'autocannon'];
+  const packages = ['nest-mcp', '@nestjs/core', '@nestjs/platform-express', 'express', '@nestjs/platform-fastify', 'fastify', '@rekog/mcp-nest', '@modelcontextprotocol/server', '@modelcontextprotocol/node', 'zod', 'autocannon'];
   const env = [
     `- Node ${process.version} · ${os.cpus()[0].model} · ${os.cpus().length} CPUs · ${os.platform()} ${os.release()}`,
     `- ${packages.map((p) => `${p} ${version(p)}`).join(' · ')}`,
@@ -389,6 +394,7 @@ async function main() {
   const targets = [
     `- tools/call ≥ 0.85 × floor: ${(rows['nest-mcp'].rps / floor).toFixed(2)}× → ${rows['nest-mcp'].rps >= 0.85 * floor ? 'met' : 'MISSED'}`,
     `- (info) vs the raw-write Nest route: ${(rows['nest-mcp'].rps / rows.raw.rps).toFixed(2)}×`,
+    `- on Fastify, tools/call vs the Fastify floor: ${(rows['nest-mcp-fastify'].rps / rows['floor-fastify'].rps).toFixed(2)}× (vs its hijacked raw-write route ${(rows['nest-mcp-fastify'].rps / rows['raw-fastify'].rps).toFixed(2)}×); nest-mcp on Fastify vs on Express ${(rows['nest-mcp-fastify'].rps / rows['nest-mcp'].rps).toFixed(2)}×; Fastify floor vs Express floor ${(rows['floor-fastify'].rps / floor).toFixed(2)}×; hijacked raw write vs reply.send on Fastify ${(rows['raw-fastify'].rps / rows['floor-fastify'].rps).toFixed(2)}×`,
     `- tools/call ≥ each peer: ${['rekog', 'official'].map((k) => `${rows[k].label} ${(rows['nest-mcp'].rps / rows[k].rps).toFixed(2)}×`).join(', ')} → ${
       ['rekog', 'official'].every((k) => rows['nest-mcp'].rps >= rows[k].rps) ? 'met' : 'MISSED'
     }`,

@@ -34,6 +34,7 @@ import { TaskRunner } from './pipeline/task-runner.js';
 import { McpSkills } from './skills/index.js';
 import { McpTelemetry } from './telemetry/mcp-telemetry.js';
 import { createMcpController } from './transport/http/mcp.controller.js';
+import { McpHttpEdge } from './transport/http/http-edge.js';
 import { McpHttpTransport } from './transport/http/mcp-http.transport.js';
 import { OriginPolicy } from './transport/http/origin.policy.js';
 import { createPlaygroundController } from './transport/http/playground.controller.js';
@@ -86,8 +87,8 @@ function withRuntime(definition: DynamicModule): DynamicModule {
       provide: MCP_ENDPOINT_BINDING,
       inject: [MCP_SETTINGS, ModulesContainer],
       useFactory: (settings: McpSettings, modules: ModulesContainer) => {
-        refuseSecondMount(modules, settings.endpoint);
-        wellKnown.bindEndpoint(settings.endpoint);
+        const first = refuseSecondMount(modules, settings.endpoint);
+        wellKnown.bindEndpoint(settings.endpoint, first);
         playground.bindEndpoint(settings.endpoint);
         return bindEndpoint(controller, settings.endpoint);
       },
@@ -114,6 +115,7 @@ function withRuntime(definition: DynamicModule): DynamicModule {
     MethodTable,
     McpDispatcher,
     McpHttpTransport,
+    McpHttpEdge,
     McpAuthService,
     McpBearerAuthGuard,
     McpTelemetry,
@@ -129,13 +131,15 @@ function withRuntime(definition: DynamicModule): DynamicModule {
 }
 
 /**
+ * Returns true for the application's first endpoint.
  * A second `forRoot()` for the same endpoint would mount a second, unreachable server (the first
  * route wins) with its own registry, where run-time additions would silently go nowhere.
  */
-function refuseSecondMount(modules: ModulesContainer, endpoint: string): void {
+function refuseSecondMount(modules: ModulesContainer, endpoint: string): boolean {
   const mounted = mountedEndpoints.get(modules) ?? new Set<string>();
   if (mounted.has(endpoint)) throw new Error(DUPLICATE_ENDPOINT(endpoint));
   mountedEndpoints.set(modules, mounted.add(endpoint));
+  return mounted.size === 1;
 }
 
 function bindEndpoint(controller: Type, endpoint: string): string {

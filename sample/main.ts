@@ -1,14 +1,14 @@
 import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
-import { NestFactory } from '@nestjs/core';
-import type { NestExpressApplication } from '@nestjs/platform-express';
+import { createHttpApp } from './http-adapter.js';
 import { HttpAppModule } from './http-app.module.js';
 import { setupTracing } from './tracing.js';
 
 async function bootstrap(): Promise<void> {
   await setupTracing();
-  const app = await NestFactory.create<NestExpressApplication>(HttpAppModule);
+  // Express by default; MCP_HTTP_ADAPTER=fastify starts the same app on Fastify.
+  const app = await createHttpApp(HttpAppModule);
   // SIGTERM: in-flight MCP calls finish (bounded), new ones get 503.
   app.enableShutdownHooks();
   const config = app.get(ConfigService);

@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import type { LoggerService } from '@nestjs/common';
+import { Body, Controller, Module, Post, type LoggerService } from '@nestjs/common';
 import { request as httpRequest } from 'node:http';
 import { connect } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { McpRegistry } from '../lib/index.js';
 import { rpc, standardHeaders, type Json } from './support/mcp-http.js';
-import { leaksInternals, run, startReliabilityApp, waitFor, type ReliabilityApp } from './src/reliability-fixture.js';
+import { leaksInternals, ReliabilityFixtureModule, run, startReliabilityApp, waitFor, type ReliabilityApp } from './src/reliability-fixture.js';
 
 const MAX_STATE_LENGTH = 4096;
 const MAX_INPUT_RESPONSES = 4;
@@ -259,7 +259,7 @@ describe('hostile input over real HTTP (e2e)', () => {
       await stillServes();
     });
 
-    it("a body over express's own parser limit (3 MB) → 413 / -32600 as JSON-RPC", async () => {
+    it("a body over the application's own parser limit (3 MB) → 413 / -32600 as JSON-RPC", async () => {
       const body = toolCall('echo', { message: 'w'.repeat(3_000_000) });
       expectError(await send(url, body), 413, -32600);
       await stillServes();
@@ -605,18 +605,39 @@ describe('hostile input over real HTTP (e2e)', () => {
   });
 });
 
-describe("hostile input with Nest's default 100 kb JSON parser (e2e)", () => {
+/** An ordinary JSON route of the application, beside the MCP endpoint. */
+@Controller('echo-body')
+class EchoBodyController {
+  @Post()
+  echo(@Body() body: unknown): unknown {
+    return { received: body };
+  }
+}
+
+@Module({ imports: [ReliabilityFixtureModule.forRoot()], controllers: [EchoBodyController] })
+class FixtureWithJsonRoute {}
+
+describe("hostile input with the application's JSON parser limited to 100 kB (Express's default) (e2e)", () => {
   let started: ReliabilityApp;
 
   beforeAll(async () => {
-    started = await startReliabilityApp({ bodyLimit: null });
+    started = await startReliabilityApp({ bodyLimit: 100_000 }, FixtureWithJsonRoute);
+  });
+
+  it("the application's other routes keep its own parser and limit: 50 kB parsed, 200 kB → 413", async () => {
+    const post = (text: string) =>
+      fetch(started.url.replace(/\/mcp$/, '/echo-body'), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ text }) });
+    const parsed = await post('p'.repeat(50_000));
+    expect(parsed.status).toBe(201);
+    expect(((await parsed.json()) as Json).received.text).toHaveLength(50_000);
+    expect((await post('p'.repeat(200_000))).status).toBe(413);
   });
 
   afterAll(async () => {
     await started?.app.close();
   });
 
-  it("the endpoint reads its own body: a 200 kB body is served (module limit, not express's 100 kb), 1.1 MB → 413 / -32600", async () => {
+  it("the endpoint reads its own body: a 200 kB body is served (module limit, not the application's 100 kB), 1.1 MB → 413 / -32600", async () => {
     const served = await send(started.url, toolCall('echo', { message: 'v'.repeat(200_000) }));
     expect(served.json.result.content[0].text).toHaveLength(200_000);
     expectError(await send(started.url, toolCall('echo', { message: 'v'.repeat(1_100_000) })), 413, -32600);

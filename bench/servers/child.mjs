@@ -64,3 +64,11 @@ export function serveIpc(port) {
   process.on('disconnect', () => process.exit(0));
   process.send?.({ ready: true, port, pid: process.pid });
 }
+
+/** The Nest app of `AppModule` on Express, or on Fastify with MCP_HTTP_ADAPTER=fastify (as the sample chooses). */
+export async function createApp(AppModule, options) {
+  const { NestFactory } = await import('@nestjs/core');
+  if (process.env.MCP_HTTP_ADAPTER !== 'fastify') return NestFactory.create(AppModule, options);
+  const { FastifyAdapter } = await import('@nestjs/platform-fastify');
+  return NestFactory.create(AppModule, new FastifyAdapter(), options);
+}

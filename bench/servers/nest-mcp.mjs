@@ -3,9 +3,8 @@
 // declared explicitly so the schema comes out exactly as it would from `message: string`.
 import 'reflect-metadata';
 import { Injectable, Module } from '@nestjs/common';
-import { NestFactory } from '@nestjs/core';
 import { McpArg, McpModule, McpTool, ToolContext } from 'nest-mcp';
-import { serveIpc } from './child.mjs';
+import { createApp, serveIpc } from './child.mjs';
 
 class BenchTools {
   echo(message) {
@@ -71,6 +70,7 @@ Reflect.decorate(
   AppModule,
 );
 
-const app = await NestFactory.create(AppModule, { logger: ['error'] });
+// Express, or Fastify with MCP_HTTP_ADAPTER=fastify: the module is the same.
+const app = await createApp(AppModule, { logger: ['error'] });
 await app.listen(Number(process.env.PORT ?? 0), '127.0.0.1');
 serveIpc(app.getHttpServer().address().port);

@@ -1,11 +1,12 @@
-// The floor: a plain Nest @Post() route on the same express adapter, returning the same JSON-RPC
-// response nest-mcp sends for `echo` (no MCP checks, just Nest + express body parsing + JSON).
+// The floor: a plain Nest @Post() route on the same adapter (Express, or Fastify with
+// MCP_HTTP_ADAPTER=fastify), returning the same JSON-RPC response nest-mcp sends for `echo` (no MCP
+// checks, just Nest + the adapter's body parsing + JSON serialization).
 // FLOOR_MODE=raw: the same route with @Res(), writing the JSON with res.writeHead()/end() as nest-mcp's
-// transport does (skips express's res.json: no ETag hashing, no charset negotiation). Informational.
+// transport does (on Express: skips res.json's ETag hashing and charset negotiation; on Fastify: a
+// hijacked reply, skipping reply.send and the onSend/onResponse hooks). Informational.
 import 'reflect-metadata';
 import { Body, Controller, HttpCode, Module, Post, Res } from '@nestjs/common';
-import { NestFactory } from '@nestjs/core';
-import { serveIpc } from './child.mjs';
+import { createApp, serveIpc } from './child.mjs';
 
 const SERVER_META = { 'io.modelcontextprotocol/serverInfo': { name: 'nest-mcp-bench', version: '0.1.0' } };
 
@@ -21,8 +22,10 @@ class EchoController {
   echo(body, res) {
     if (!RAW) return reply(body);
     const json = JSON.stringify(reply(body));
-    res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(json) });
-    res.end(json);
+    res.hijack?.();
+    const out = res.raw ?? res;
+    out.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(json) });
+    out.end(json);
   }
 }
 const proto = EchoController.prototype;
@@ -37,6 +40,6 @@ Reflect.decorate([Controller('mcp')], EchoController);
 class AppModule {}
 Reflect.decorate([Module({ controllers: [EchoController] })], AppModule);
 
-const app = await NestFactory.create(AppModule, { logger: ['error'] });
+const app = await createApp(AppModule, { logger: ['error'] });
 await app.listen(Number(process.env.PORT ?? 0), '127.0.0.1');
 serveIpc(app.getHttpServer().address().port);

@@ -77,6 +77,10 @@ function httpRequestOf(context: ExecutionContext): unknown {
 }
 
 function httpResponseOf(context: ExecutionContext): ServerResponse | undefined {
-  if (context.getType() === 'http') return context.switchToHttp().getResponse<ServerResponse>();
+  if (context.getType() === 'http') {
+    // Fastify hands routes its reply, which keeps Node's response as `raw`.
+    const response = context.switchToHttp().getResponse<ServerResponse & { raw?: ServerResponse }>();
+    return response.raw ?? response;
+  }
   return (httpRequestOf(context) as { res?: ServerResponse } | undefined)?.res;
 }

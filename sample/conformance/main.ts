@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
-import { NestFactory } from '@nestjs/core';
+import { createHttpApp } from '../http-adapter.js';
 import { ConformanceModule } from './conformance.module.js';
 
 /**
@@ -9,14 +9,15 @@ import { ConformanceModule } from './conformance.module.js';
  */
 async function bootstrap(): Promise<void> {
   // Warnings and errors only: the runner keeps the fixture log, and per-request noise hides real faults.
-  const app = await NestFactory.create(ConformanceModule, { logger: ['error', 'warn'] });
+  // MCP_HTTP_ADAPTER=fastify (inherited from the runner) serves the fixture on Fastify.
+  const app = await createHttpApp(ConformanceModule, { logger: ['error', 'warn'] });
   app.enableShutdownHooks();
   const port = Number(process.env.PORT ?? 3000);
   const host = process.env.HOST ?? '127.0.0.1';
   await app.listen(port, host);
   const address = app.getHttpServer().address();
   const actualPort = typeof address === 'object' && address ? address.port : port;
-  new Logger('Conformance').warn(`conformance fixture listening on http://${host}:${actualPort}/mcp`);
+  new Logger('Conformance').warn(`conformance fixture listening on http://${host}:${actualPort}/mcp (${app.getHttpAdapter().getType()})`);
 }
 
 void bootstrap();

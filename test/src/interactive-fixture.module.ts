@@ -1,6 +1,7 @@
 import { Module, type DynamicModule, type INestApplication, type LoggerService, type Type } from '@nestjs/common';
 import { ConfigModule } from '@nestjs/config';
 import { Test } from '@nestjs/testing';
+import { createHttpApp } from '../support/http-adapter.js';
 import { McpModule, type McpModuleOptions } from '../../lib/index.js';
 import { BillingService } from '../../sample/tools/billing.service.js';
 import { InteractiveTools } from '../../sample/tools/interactive.tools.js';
@@ -39,7 +40,7 @@ export async function startInteractiveApp(options: InteractiveFixtureOptions = {
 /** Compiles and starts any root module (e.g. the sample's AppModule) on 127.0.0.1:<ephemeral>. */
 export async function startApp(root: DynamicModule | Type, logger?: LoggerService): Promise<{ app: INestApplication; url: string }> {
   const moduleRef = await Test.createTestingModule({ imports: [root] }).compile();
-  const app = moduleRef.createNestApplication({ logger: logger ?? ['error'] });
+  const app = createHttpApp(moduleRef, { logger: logger ?? ['error'] });
   await app.listen(0, '127.0.0.1');
   const address = app.getHttpServer().address() as { port: number };
   return { app, url: `http://127.0.0.1:${address.port}/mcp` };

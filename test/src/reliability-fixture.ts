@@ -1,8 +1,8 @@
 import 'reflect-metadata';
-import { Injectable, Module, type DynamicModule, type LoggerService } from '@nestjs/common';
+import { Injectable, Module, type DynamicModule, type INestApplication, type LoggerService } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
-import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { AddressInfo } from 'node:net';
+import { createHttpApp, setAppJsonLimit } from '../support/http-adapter.js';
 import { McpArg, McpModule, McpTool, ToolContext, type McpModuleOptions, type McpToolContext } from '../../lib/index.js';
 import { BillingService } from '../../sample/tools/billing.service.js';
 import { GreetingTools } from '../../sample/tools/greeting.tools.js';
@@ -105,8 +105,8 @@ export interface ReliabilityOptions {
   limits?: McpModuleOptions['limits'];
   mrtr?: McpModuleOptions['mrtr'];
   store?: McpModuleOptions['store'];
-  /** Express's JSON parser limit; default '2mb' (so the module's own 1 MiB limit is what answers). `null` keeps Nest's 100 kb. */
-  bodyLimit?: string | null;
+  /** The application's own JSON parser limit in bytes; default 2 MB (so the module's own 1 MiB limit is what answers). */
+  bodyLimit?: number;
   /** Stamps `X-Instance: <instance>` on every response. */
   instance?: string;
   logger?: LoggerService | false | Array<'log' | 'error' | 'warn' | 'debug' | 'verbose' | 'fatal'>;
@@ -132,16 +132,16 @@ export class ReliabilityFixtureModule {
 }
 
 export interface ReliabilityApp {
-  app: NestExpressApplication;
+  app: INestApplication;
   port: number;
   url: string;
 }
 
-/** Starts the fixture (or `root`) on 127.0.0.1:<ephemeral> as a real express app. */
+/** Starts the fixture (or `root`) on 127.0.0.1:<ephemeral> as a real app (Express or Fastify: `createHttpApp`). */
 export async function startReliabilityApp(options: ReliabilityOptions = {}, root?: DynamicModule | (new (...args: never[]) => unknown)): Promise<ReliabilityApp> {
   const moduleRef = await Test.createTestingModule({ imports: [root ?? ReliabilityFixtureModule.forRoot(options)] }).compile();
-  const app = moduleRef.createNestApplication<NestExpressApplication>({ logger: options.logger ?? false });
-  if (options.bodyLimit !== null) app.useBodyParser('json', { limit: options.bodyLimit ?? '2mb' });
+  const app = createHttpApp(moduleRef, { logger: options.logger ?? false });
+  setAppJsonLimit(app, options.bodyLimit ?? 2_000_000);
   if (options.instance !== undefined) {
     const instance = options.instance;
     app.use((_req: unknown, res: { setHeader(name: string, value: string): void }, next: () => void) => {

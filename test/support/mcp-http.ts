@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import type { INestApplication, LoggerService } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import type { AddressInfo } from 'node:net';
+import { createHttpApp } from './http-adapter.js';
 import { assertServerMessage } from './wire-schema.js';
 
 export const PROTOCOL_VERSION = '2026-07-28';
@@ -127,7 +128,7 @@ export interface StartedApp {
 /** Compiles a real testing module with `imports`, listens on a free port on 127.0.0.1. */
 export async function startApp(imports: any[], endpoint = '/mcp', providers: any[] = [], logger: LoggerService | false = false): Promise<StartedApp> {
   const moduleRef = await Test.createTestingModule({ imports, providers }).compile();
-  const app = moduleRef.createNestApplication({ logger });
+  const app = createHttpApp(moduleRef, { logger });
   await app.listen(0, '127.0.0.1');
   const { port } = app.getHttpServer().address() as AddressInfo;
   const baseUrl = `http://127.0.0.1:${port}`;
@@ -138,7 +139,7 @@ export async function startApp(imports: any[], endpoint = '/mcp', providers: any
 export async function startupFailure(imports: any[]): Promise<Error> {
   try {
     const moduleRef = await Test.createTestingModule({ imports }).compile();
-    const app = moduleRef.createNestApplication({ logger: false });
+    const app = createHttpApp(moduleRef, { logger: false });
     try {
       await app.init();
     } finally {

@@ -15,5 +15,10 @@ export function writeJson(res: ServerResponse, status: number, body: unknown, he
 
 /** Answers a JSON-RPC error, with the request's id when it is known. */
 export function writeJsonRpcError(res: ServerResponse, status: number, error: McpError, id?: RequestId, headers?: OutgoingHttpHeaders): void {
-  writeJson(res, status, { jsonrpc: '2.0', ...(id !== undefined ? { id } : {}), error: error.toJsonRpc() }, headers);
+  writeJson(res, status, jsonRpcError(error, id), headers);
+}
+
+/** The JSON-RPC error message for `error`, with the request's id when it is known. */
+export function jsonRpcError(error: McpError, id?: RequestId): { jsonrpc: '2.0'; id?: RequestId; error: ReturnType<McpError['toJsonRpc']> } {
+  return { jsonrpc: '2.0', ...(id !== undefined ? { id } : {}), error: error.toJsonRpc() };
 }

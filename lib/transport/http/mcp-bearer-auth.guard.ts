@@ -1,10 +1,10 @@
 import { Catch, HttpException, Injectable, type ArgumentsHost, type CanActivate, type ExceptionFilter, type ExecutionContext } from '@nestjs/common';
-import type { ServerResponse } from 'node:http';
 import { McpForbiddenError, McpUnauthorizedError } from '../../auth/mcp-auth.errors.js';
 import { setScopeChallenge, type McpAuthenticatedRequest } from '../../auth/mcp-auth-info.js';
 import { McpAuthService } from '../../auth/mcp-auth.service.js';
 import { isPlainObject } from '../../protocol/json-value.js';
-import { writeJsonRpcError } from './json-response.js';
+import { nodeRequestOf, sendJson } from './http-exchange.js';
+import { jsonRpcError } from './json-response.js';
 import { OriginPolicy } from './origin.policy.js';
 import { headerValue } from './request-headers.js';
 
@@ -35,13 +35,17 @@ export class McpBearerAuthGuard implements CanActivate {
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     if (!this.auth.enabled || context.getType() !== 'http') return true;
-    const request = context.switchToHttp().getRequest<McpAuthenticatedRequest>();
+    const handed = context.switchToHttp().getRequest<McpAuthenticatedRequest>();
+    const request = nodeRequestOf<McpAuthenticatedRequest>(handed);
     if (request.method !== 'POST') return true;
     if (!this.origins.isAllowed(headerValue(request.headers, 'origin'), headerValue(request.headers, 'host'))) return true;
     const check = await this.auth.check(request);
     if (!check.ok) throw new McpAuthChallengeException(check.status, check.challenge, check.message);
-    request.auth = check.auth;
-    setScopeChallenge(request, (scopes) => this.auth.insufficientScopeChallenge(scopes));
+    // On Fastify, onto its request (what other guards and routes get) and the Node request under it (what the transport gets).
+    for (const target of new Set([handed, request])) {
+      target.auth = check.auth;
+      setScopeChallenge(target, (scopes) => this.auth.insufficientScopeChallenge(scopes));
+    }
     return true;
   }
 }
@@ -51,11 +55,10 @@ export class McpBearerAuthGuard implements CanActivate {
 export class McpAuthChallengeFilter implements ExceptionFilter {
   catch(exception: McpAuthChallengeException, host: ArgumentsHost): void {
     const http = host.switchToHttp();
-    const response = http.getResponse<ServerResponse>();
     const body = http.getRequest<McpAuthenticatedRequest>().body;
     const id = isPlainObject(body) && (typeof body.id === 'string' || typeof body.id === 'number') ? body.id : undefined;
     const status = exception.getStatus();
     const error = status === 403 ? new McpForbiddenError(exception.message) : new McpUnauthorizedError(exception.message);
-    writeJsonRpcError(response, status, error, id, { 'WWW-Authenticate': exception.challenge });
+    sendJson(http.getResponse(), status, jsonRpcError(error, id), { 'WWW-Authenticate': exception.challenge });
   }
 }

@@ -1,6 +1,5 @@
-import { Inject, Injectable, Logger, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
-import { HttpAdapterHost } from '@nestjs/core';
-import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import { Inject, Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Subscription } from 'rxjs';
 import { MCP_SETTINGS } from '../../mcp.constants.js';
 import type { McpSettings } from '../../config/mcp-settings.js';
@@ -31,7 +30,7 @@ import { writeJson, writeJsonRpcError } from './json-response.js';
 import { EVENT_STREAM_HEADERS, keepAlive, sseEvent } from './event-stream.js';
 import { OriginPolicy } from './origin.policy.js';
 import { headerValue, validateParamHeaders, validateStandardHeaders } from './request-headers.js';
-import { acceptOffers, deferContinue, originRefusal, expectsContinue, placeAheadOfBodyParsers, readJsonBody, refusalBeforeBody } from './request-body.js';
+import { acceptOffers, originRefusal } from './request-body.js';
 import { McpRegistry } from '../../registry/mcp.registry.js';
 
 export type HttpRequest = IncomingMessage & { body?: unknown };
@@ -42,7 +41,7 @@ export type HttpRequest = IncomingMessage & { body?: unknown };
  * or as an SSE stream once a notification comes before the response.
  */
 @Injectable()
-export class McpHttpTransport implements OnModuleInit, OnModuleDestroy {
+export class McpHttpTransport implements OnModuleDestroy {
   private readonly logger = new Logger('McpModule');
   private draining = false;
   /** Requests being answered, listen streams excepted (they end at shutdown, not finish). */
@@ -51,60 +50,12 @@ export class McpHttpTransport implements OnModuleInit, OnModuleDestroy {
   constructor(
     private readonly dispatcher: McpDispatcher,
     @Inject(MCP_SETTINGS) private readonly settings: McpSettings,
-    private readonly adapterHost: HttpAdapterHost,
     private readonly registry: McpRegistry,
     private readonly origins: OriginPolicy,
     private readonly lifecycle: LegacyLifecycle,
     private readonly sessions: LegacySessions,
     private readonly feeds: LegacySessionFeeds,
   ) {}
-
-  /**
-   * Puts the endpoint's checks and body reading ahead of the application's body parsers, so Origin,
-   * Host, media type and size are judged before a byte of the body is read, and a body is read only
-   * up to `limits.maxBodyBytes`. Sets the server's request and header timeouts too.
-   */
-  onModuleInit(): void {
-    const adapter = this.adapterHost?.httpAdapter;
-    if (!adapter || adapter.getType() !== 'express') return;
-    const { requestTimeoutMs, headersTimeoutMs } = this.settings.limits;
-    const server = adapter.getHttpServer() as Server | undefined;
-    if (server) {
-      server.requestTimeout = requestTimeoutMs;
-      server.headersTimeout = headersTimeoutMs;
-      deferContinue(server, (req) => this.isEndpoint(req));
-    }
-    placeAheadOfBodyParsers(adapter.getInstance(), (req, res, next) => {
-      if (req.method !== 'POST' || !this.isEndpoint(req)) return next();
-      void this.readBody(req, res).then((read) => read && next(), next);
-    });
-  }
-
-  /**
-   * Matches as Express routes (case-insensitive, one optional trailing slash): a path the controller
-   * serves but this check missed would reach it with no Origin, size or header checks.
-   */
-  private isEndpoint(req: IncomingMessage): boolean {
-    const path = (req.url ?? '').split('?')[0].toLowerCase();
-    const endpoint = this.settings.endpoint.toLowerCase();
-    return path.endsWith(endpoint) || path.endsWith(`${endpoint}/`);
-  }
-
-  /** Sets `req.body` (so the application's parsers skip it) and returns true, or answers the refusal. */
-  private async readBody(req: HttpRequest, res: ServerResponse): Promise<boolean> {
-    const { maxBodyBytes, maxJsonDepth } = this.settings.limits;
-    const refusal = refusalBeforeBody(req, this.origins, maxBodyBytes);
-    if (!refusal && expectsContinue(req)) res.writeContinue();
-    const read = refusal ?? (await readJsonBody(req, { maxBodyBytes, maxJsonDepth }));
-    if ('body' in read) {
-      req.body = read.body;
-      return true;
-    }
-    // Closing the connection is what stops Node from reading the rest of an unread body.
-    if (!req.complete) res.setHeader('Connection', 'close');
-    writeJsonRpcError(res, read.status, read.error);
-    return false;
-  }
 
   handlePost(req: HttpRequest, res: ServerResponse): void {
     const message = classifyMessage(req.body);

@@ -1,6 +1,6 @@
-import { All, Controller, HttpCode, Inject, Post, Req, Res, UseFilters, UseGuards, type Type } from '@nestjs/common';
-import type { ServerResponse } from 'node:http';
+import { All, Controller, Inject, Req, Res, UseFilters, UseGuards, type Type } from '@nestjs/common';
 import { McpAuthChallengeFilter, McpBearerAuthGuard } from './mcp-bearer-auth.guard.js';
+import { nodeExchange } from './http-exchange.js';
 import { McpHttpTransport, type HttpRequest } from './mcp-http.transport.js';
 
 /**
@@ -17,16 +17,16 @@ export function createMcpController(): Type {
   class McpController {
     constructor(@Inject(McpHttpTransport) private readonly transport: McpHttpTransport) {}
 
-    @Post()
-    @HttpCode(200)
-    post(@Req() req: HttpRequest, @Res() res: ServerResponse): void {
-      this.transport.handlePost(req, res);
-    }
-
-    /** Every other method (GET, DELETE, PUT, PATCH, OPTIONS, …): DELETE may end a 2025 session, the rest 405. CORS middleware, if any, answers preflights first. */
+    /**
+     * POST carries the messages. Every other method (GET, DELETE, PUT, PATCH, OPTIONS, …): DELETE may
+     * end a 2025 session, the rest 405. CORS middleware, if any, answers preflights first. One route
+     * for all methods, as Fastify refuses a second route (`@Post()` beside `@All()`) on the same path.
+     */
     @All()
-    async other(@Req() req: HttpRequest, @Res() res: ServerResponse): Promise<void> {
-      await this.transport.handleOtherMethod(req, res);
+    async serve(@Req() req: unknown, @Res() res: unknown): Promise<void> {
+      const exchange = nodeExchange<HttpRequest>(req, res);
+      if (exchange.req.method === 'POST') return this.transport.handlePost(exchange.req, exchange.res);
+      await this.transport.handleOtherMethod(exchange.req, exchange.res);
     }
   }
   return McpController;

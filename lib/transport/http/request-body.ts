@@ -12,8 +12,6 @@ export interface Refusal {
   error: McpError;
 }
 
-type Middleware = (req: IncomingMessage, res: ServerResponse, next: (error?: unknown) => void) => void;
-
 const DECODERS = new Map<string, () => Gunzip | ReturnType<typeof createInflate> | ReturnType<typeof createBrotliDecompress>>([
   ['gzip', createGunzip],
   ['x-gzip', createGunzip],
@@ -64,11 +62,37 @@ export function refusalBeforeBody(req: IncomingMessage, origins: OriginPolicy, m
   return undefined;
 }
 
+/** The limits a POST body of the MCP endpoint is read under. */
+export interface BodyLimits {
+  maxBodyBytes: number;
+  maxJsonDepth: number;
+}
+
+/** What an adapter's edge needs of the module: which paths are the endpoint, and how a POST is admitted. */
+export interface EndpointEdge {
+  readonly limits: BodyLimits;
+  /** True for a URL (path and query) or route path of the endpoint. */
+  isEndpoint(url: string): boolean;
+  /** Header checks, `100 Continue`, then the parsed body, or the refusal to answer. */
+  admit(req: IncomingMessage, res: ServerResponse): Promise<{ body: unknown } | Refusal>;
+}
+
+/**
+ * Everything between a POST's headers and its handler, on either adapter: the header checks, then
+ * `100 Continue` (when asked for) and the body. A refusal is returned for the edge to answer.
+ */
+export async function admitJsonBody(req: IncomingMessage, res: ServerResponse, origins: OriginPolicy, limits: BodyLimits): Promise<{ body: unknown } | Refusal> {
+  const refusal = refusalBeforeBody(req, origins, limits.maxBodyBytes);
+  if (refusal) return refusal;
+  if (expectsContinue(req)) res.writeContinue();
+  return readJsonBody(req, limits);
+}
+
 /**
  * Reads and parses the JSON body, stopping at `maxBodyBytes` (after decompression): a larger body is
  * not read to its end. The nesting is checked on the text, before parsing, so depth costs no recursion.
  */
-export async function readJsonBody(req: IncomingMessage, limits: { maxBodyBytes: number; maxJsonDepth: number }): Promise<{ body: unknown } | Refusal> {
+export async function readJsonBody(req: IncomingMessage, limits: BodyLimits): Promise<{ body: unknown } | Refusal> {
   const coding = contentCoding(req);
   const decoder = DECODERS.get(coding)?.();
   let stream: Readable = req;
@@ -112,22 +136,6 @@ export function nestsDeeperThan(text: string, max: number): boolean {
     } else if (char === '}' || char === ']') depth--;
   }
   return false;
-}
-
-/**
- * Express runs middleware in `app.router.stack` order, and Nest registers its body parsers before
- * any module code runs, so a plain `use()` would come after them. Moving the new layer to the front
- * is the one place that relies on Express's router internals; it throws at startup if they change
- * (and the hostile-input e2e tests check that a foreign Origin is refused before the body is read).
- */
-export function placeAheadOfBodyParsers(expressApp: unknown, middleware: Middleware): void {
-  const app = expressApp as { use(handler: Middleware): void; router?: { stack?: Array<{ handle?: unknown }> } };
-  app.use(middleware);
-  const stack = app.router?.stack;
-  if (!Array.isArray(stack) || stack.at(-1)?.handle !== middleware) {
-    throw new Error('McpModule: cannot place the MCP endpoint checks ahead of the body parsers (Express router internals changed)');
-  }
-  stack.unshift(stack.pop()!);
 }
 
 /**

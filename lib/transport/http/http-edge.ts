@@ -1,0 +1,67 @@
+import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
+import { HttpAdapterHost } from '@nestjs/core';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import { MCP_SETTINGS } from '../../mcp.constants.js';
+import type { McpSettings } from '../../config/mcp-settings.js';
+import { installExpressEdge } from './express-edge.js';
+import { prepareFastifyEdge } from './fastify-edge.js';
+import { OriginPolicy } from './origin.policy.js';
+import { admitJsonBody, deferContinue, type BodyLimits, type EndpointEdge, type Refusal } from './request-body.js';
+
+/**
+ * Puts the endpoint's checks and body reading in front of the controller, on Express or Fastify
+ * (chosen by `getType()`; another adapter gets neither, and its own body parsing), and sets the
+ * server's request and header timeouts and the deferred `100 Continue`.
+ * @internal
+ */
+@Injectable()
+export class McpHttpEdge implements OnModuleInit, EndpointEdge {
+  readonly limits: BodyLimits;
+  private fastifyRoutes = 0;
+
+  constructor(
+    @Inject(MCP_SETTINGS) private readonly settings: McpSettings,
+    private readonly adapterHost: HttpAdapterHost,
+    private readonly origins: OriginPolicy,
+  ) {
+    this.limits = { maxBodyBytes: settings.limits.maxBodyBytes, maxJsonDepth: settings.limits.maxJsonDepth };
+    // Fastify fixes a route's options when Nest adds the route, before any module hook: its hooks go
+    // in as soon as the adapter exists (at once with NestFactory, at createNestApplication in tests).
+    adapterHost?.init$?.subscribe(() => {
+      const adapter = adapterHost.httpAdapter;
+      if (adapter?.getType() === 'fastify') prepareFastifyEdge(adapter.getInstance(), this, () => this.fastifyRoutes++);
+    });
+  }
+
+  onModuleInit(): void {
+    const adapter = this.adapterHost?.httpAdapter;
+    const type = adapter?.getType();
+    if (type !== 'express' && type !== 'fastify') return;
+    const { requestTimeoutMs, headersTimeoutMs } = this.settings.limits;
+    const server = adapter.getHttpServer() as Server | undefined;
+    if (server) {
+      server.requestTimeout = requestTimeoutMs;
+      server.headersTimeout = headersTimeoutMs;
+      deferContinue(server, (req) => this.isEndpoint(req.url ?? ''));
+    }
+    if (type === 'express') installExpressEdge(adapter.getInstance(), this);
+    else if (this.fastifyRoutes === 0) {
+      // Without its hooks the route would take bodies with no Origin, size or header checks.
+      throw new Error(`McpModule: the Fastify route of ${this.settings.endpoint} was added without the endpoint's checks`);
+    }
+  }
+
+  /**
+   * Matches as Express routes (case-insensitive, one optional trailing slash): a path the controller
+   * serves but this check missed would reach it with no Origin, size or header checks.
+   */
+  isEndpoint(url: string): boolean {
+    const path = url.split('?')[0].toLowerCase();
+    const endpoint = this.settings.endpoint.toLowerCase();
+    return path.endsWith(endpoint) || path.endsWith(`${endpoint}/`);
+  }
+
+  admit(req: IncomingMessage, res: ServerResponse): Promise<{ body: unknown } | Refusal> {
+    return admitJsonBody(req, res, this.origins, this.limits);
+  }
+}
