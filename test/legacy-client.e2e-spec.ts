@@ -4,21 +4,9 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { Client as ClientV2, StreamableHTTPClientTransport as TransportV2 } from '@modelcontextprotocol/client';
 import { AppModule } from '../sample/app.module.js';
-import { parseSse, startApp, type Json, type StartedApp } from './support/mcp-http.js';
+import { startApp, type Json, type StartedApp } from './support/mcp-http.js';
+import { WireRecorder } from './support/wire-recorder.js';
 import { assertLegacyServerMessage } from './support/wire-schema.js';
-
-/** A fetch that records every JSON-RPC message the server sends (with the method it answers) for schema checks. */
-function recordingFetch(seen: Array<{ message: Json; method?: string }>): typeof fetch {
-  return async (input, init) => {
-    const response = await fetch(input, init);
-    const sent = typeof init?.body === 'string' ? (JSON.parse(init.body) as Json) : undefined;
-    const text = await response.clone().text();
-    const type = response.headers.get('content-type') ?? '';
-    const messages = type.includes('text/event-stream') ? parseSse(text) : type.includes('application/json') && text ? [JSON.parse(text)] : [];
-    for (const message of messages) seen.push({ message, method: 'id' in message && sent?.id === message.id ? sent.method : undefined });
-    return response;
-  };
-}
 
 /** The sample app driven by 2025-era clients: the v1 SDK and the v2 client on its default (legacy) negotiation. */
 describe('2025-era clients against the sample app (one endpoint, sealed sessions)', () => {
@@ -33,9 +21,9 @@ describe('2025-era clients against the sample app (one endpoint, sealed sessions
   });
 
   it('the v1 SDK connects, lists, calls with progress, gets a prompt, reads, completes, pings, and DELETE ends the session', async () => {
-    const seen: Array<{ message: Json; method?: string }> = [];
+    const wire = new WireRecorder();
     const client = new Client({ name: 'legacy-e2e', version: '1.0.0' }, { capabilities: {} });
-    const transport = new StreamableHTTPClientTransport(new URL(started.url), { fetch: recordingFetch(seen) });
+    const transport = new StreamableHTTPClientTransport(new URL(started.url), { fetch: wire.fetch });
     await client.connect(transport);
     expect(client.getServerVersion()).toEqual(expect.objectContaining({ name: 'nest-mcp-sample', version: '0.1.0' }));
     expect(client.getInstructions()).toBe('Demo tools of nest-mcp: greetings, users, progress and elicitation.');
@@ -81,8 +69,8 @@ describe('2025-era clients against the sample app (one endpoint, sealed sessions
     expect(after.status).toBe(404);
     await client.close();
 
-    expect(seen.length).toBeGreaterThan(10);
-    for (const { message, method } of seen) assertLegacyServerMessage(message, method);
+    expect(wire.messages.length).toBeGreaterThan(10);
+    for (const { message, method } of wire.messages) assertLegacyServerMessage(message, method);
   });
 
   it('a prompt that asks (elicit() in prompts/get) is answered through elicitation/create too', async () => {

@@ -8,31 +8,9 @@ import { McpDispatcher } from '../lib/index.js';
 import { BillingService } from '../sample/tools/billing.service.js';
 import { startInteractiveApp } from './src/interactive-fixture.module.js';
 import { watchState } from './src/interactive-fixture.tools.js';
-import { parseSse, type Json } from './support/mcp-http.js';
+import type { Json } from './support/mcp-http.js';
+import { WireRecorder } from './support/wire-recorder.js';
 import { assertLegacyServerMessage } from './support/wire-schema.js';
-
-/**
- * A fetch that records every JSON-RPC message the server sends, without holding the response back
- * (an SSE stream stays open while the server waits for an answer the client has not sent yet).
- */
-function recordingFetch(seen: Array<{ message: Json; method?: string }>, reading: Array<Promise<void>>): typeof fetch {
-  return async (input, init) => {
-    const response = await fetch(input, init);
-    const sent = typeof init?.body === 'string' ? (JSON.parse(init.body) as Json) : undefined;
-    const type = response.headers.get('content-type') ?? '';
-    const copy = response.clone();
-    reading.push(
-      copy.text().then(
-        (text) => {
-          const messages = type.includes('text/event-stream') ? parseSse(text) : type.includes('application/json') && text ? [JSON.parse(text)] : [];
-          for (const message of messages) seen.push({ message, method: 'id' in message && sent?.id === message.id ? sent.method : undefined });
-        },
-        () => undefined,
-      ),
-    );
-    return response;
-  };
-}
 
 type Answer = (params: Json, requestId: string | number) => Json | Promise<Json>;
 
@@ -47,8 +25,8 @@ describe('elicit() for 2025 clients: server→client requests on the call stream
   let app: INestApplication;
   let url: string;
   let dispatcher: McpDispatcher;
-  const seen: Array<{ message: Json; method?: string }> = [];
-  const reading: Array<Promise<void>> = [];
+  // Every message the server sent, streams read as they arrive (the standalone GET stream never ends on its own).
+  const wire = new WireRecorder();
   const clients: Client[] = [];
   /** What the server logged as errors: a client's cancel, disconnect or late answer is not one. */
   const errors: string[] = [];
@@ -77,7 +55,7 @@ describe('elicit() for 2025 clients: server→client requests on the call stream
         return (await answer(request.params as Json, extra.requestId)) as never;
       });
     }
-    const transport = new StreamableHTTPClientTransport(new URL(url), { fetch: recordingFetch(seen, reading) });
+    const transport = new StreamableHTTPClientTransport(new URL(url), { fetch: wire.fetch });
     await client.connect(transport);
     clients.push(client);
     return { client, transport, asked };
@@ -249,8 +227,7 @@ describe('elicit() for 2025 clients: server→client requests on the call stream
   });
 
   it('every message the server sent is valid 2025-11-25 (questions included)', async () => {
-    await Promise.all(reading);
-    expect(seen.some(({ message }) => message.method === 'elicitation/create')).toBe(true);
-    for (const { message, method } of seen) assertLegacyServerMessage(message, method);
+    expect(wire.messages.some(({ message }) => message.method === 'elicitation/create')).toBe(true);
+    for (const { message, method } of wire.messages) assertLegacyServerMessage(message, method);
   });
 });

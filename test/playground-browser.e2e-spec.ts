@@ -63,8 +63,8 @@ describeWithChromium('the playground in a real browser (sample app)', () => {
     const names = (tab: string) => page.$$eval(`#list-${tab} button`, (buttons) => buttons.map((button) => button.getAttribute('data-name')));
     expect(await names('tools')).toEqual(expect.arrayContaining(['hello', 'process', 'onboard', 'upgrade-plan']));
     expect(await names('prompts')).toEqual(['code-review', 'plan-review']);
-    expect(await names('resources')).toEqual(['readme', 'logo']);
-    expect(await names('templates')).toEqual(['user-profile']);
+    expect(await names('resources')).toEqual(['readme', 'logo', 'forecast-view', 'release-notes']);
+    expect(await names('templates')).toEqual(['user-profile', 'skill-files']);
   });
 
   it('calls hello from the form generated from its input schema, and shows text and structured content', async () => {
