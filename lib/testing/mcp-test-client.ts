@@ -134,8 +134,9 @@ export class McpTestClient {
   }
 
   /** Calls a tool; a tool's own failure is a result with `isError: true`, not an exception. */
-  async callTool(name: string, args: JsonObject = {}, options: McpRequestOptions = {}): Promise<CallToolResult> {
-    const headers = { ...(await this.paramHeaders(name, args)), ...options.headers };
+  async callTool(name: string, args: object = {}, options: McpRequestOptions = {}): Promise<CallToolResult> {
+    // `object`, not JsonObject: an interface-typed value (a DTO) has no index signature, yet is valid arguments.
+    const headers = { ...(await this.paramHeaders(name, args as JsonObject)), ...options.headers };
     return this.request<CallToolResult>('tools/call', { name, arguments: args }, { ...options, headers });
   }
 
@@ -194,7 +195,9 @@ export class McpTestClient {
   async close(): Promise<void> {
     try {
       if (this.sessionId !== undefined) {
-        await fetch(this.url, { method: 'DELETE', headers: this.legacyHeaders() }).catch(() => undefined);
+        await fetch(this.url, { method: 'DELETE', headers: { ...this.legacyHeaders(), ...this.options.headers } })
+          .then((response) => response.arrayBuffer())
+          .catch(() => undefined);
         this.sessionId = undefined;
       }
     } finally {
@@ -214,11 +217,13 @@ export class McpTestClient {
     this.sessionId = answer.headers.get('mcp-session-id') ?? undefined;
     if (this.sessionId === undefined) throw new Error('initialize: the server answered without an Mcp-Session-Id');
     if (typeof answer.result.protocolVersion === 'string') this.version = answer.result.protocolVersion;
-    await fetch(this.url, {
+    const initialized = await fetch(this.url, {
       method: 'POST',
       headers: { ...this.legacyHeaders(), ...this.options.headers },
       body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }),
     });
+    await initialized.arrayBuffer();
+    if (initialized.status !== 202) throw new Error(`notifications/initialized: HTTP ${initialized.status}, expected 202`);
   }
 
   private async send(method: string, params: JsonObject, options: McpRequestOptions): Promise<Result> {
