@@ -6,10 +6,18 @@ export { McpModule } from './mcp.module.js';
 export { MCP_MODULE_OPTIONS } from './mcp.module-definition.js';
 export { MCP_CONTEXT_TYPE } from './mcp.constants.js';
 export * from './decorators/index.js';
+export { McpSkill, type McpSkillContent, type McpSkillOptions } from './skills/index.js';
+export { McpAppResource, McpUi, type McpAppCsp, type McpAppResourceOptions, type McpAppResourceUi, type McpUiOptions, type McpUiVisibility } from './apps/index.js';
 export * from './interfaces/index.js';
 export * from './context/index.js';
 export { McpExecutionContext, type McpContextType } from './invocation/mcp-execution-context.js';
 export { McpRegistry, type McpChange, type McpListKind } from './registry/mcp.registry.js';
+export {
+  McpCustomMethods,
+  type McpCustomMethodEra,
+  type McpCustomMethodHandler,
+  type McpCustomMethodOptions,
+} from './registry/custom-methods.js';
 export { McpDispatcher } from './dispatch/mcp.dispatcher.js';
 export { McpToolError } from './results/tool-error.js';
 export { ElicitResult, ElicitationSchemaBuilder } from './elicitation/index.js';

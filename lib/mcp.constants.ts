@@ -4,6 +4,8 @@ export const MCP_PROMPT_METADATA = 'mcp:prompt';
 export const MCP_RESOURCE_METADATA = 'mcp:resource';
 export const MCP_RESOURCE_TEMPLATE_METADATA = 'mcp:resource_template';
 export const MCP_COMPLETE_METADATA = 'mcp:complete';
+export const MCP_UI_METADATA = 'mcp:ui';
+export const MCP_SKILL_METADATA = 'mcp:skill';
 
 /**
  * Parameter decorators store their metadata under Nest's own route-arguments key, so that

@@ -27,12 +27,16 @@ import { MethodTable } from './dispatch/method-table.js';
 import { requestStateCodecProvider, requestStateServicesProvider, sealSecretProvider } from './pipeline/request-state.provider.js';
 import { LegacyLifecycle } from './dispatch/legacy-lifecycle.js';
 import { legacySessionCodecProvider, LegacySessions } from './session/legacy-sessions.js';
+import { LegacySessionFeeds } from './registry/legacy-session-feeds.js';
+import { McpCustomMethods } from './registry/custom-methods.js';
 import { mcpStoreProvider, McpStoreCloser } from './pipeline/store.provider.js';
 import { TaskRunner } from './pipeline/task-runner.js';
+import { McpSkills } from './skills/index.js';
 import { McpTelemetry } from './telemetry/mcp-telemetry.js';
 import { createMcpController } from './transport/http/mcp.controller.js';
 import { McpHttpTransport } from './transport/http/mcp-http.transport.js';
 import { OriginPolicy } from './transport/http/origin.policy.js';
+import { createPlaygroundController } from './transport/http/playground.controller.js';
 
 /** Without a (global) `ConfigService`, the `MOCAPI_*` environment variables still apply. */
 const environmentReader = { get: (key: string) => process.env[key] };
@@ -64,6 +68,7 @@ export class McpModule extends McpConfigurableModule {
 function withRuntime(definition: DynamicModule): DynamicModule {
   const controller = createMcpController();
   const wellKnown = createProtectedResourceController();
+  const playground = createPlaygroundController();
   const providers: Provider[] = [
     {
       // One allow-list, shared by the transport and the auth guard (which lets refused origins through to the transport's 403).
@@ -83,6 +88,7 @@ function withRuntime(definition: DynamicModule): DynamicModule {
       useFactory: (settings: McpSettings, modules: ModulesContainer) => {
         refuseSecondMount(modules, settings.endpoint);
         wellKnown.bindEndpoint(settings.endpoint);
+        playground.bindEndpoint(settings.endpoint);
         return bindEndpoint(controller, settings.endpoint);
       },
     },
@@ -90,6 +96,7 @@ function withRuntime(definition: DynamicModule): DynamicModule {
     requestStateCodecProvider,
     legacySessionCodecProvider,
     LegacySessions,
+    LegacySessionFeeds,
     LegacyLifecycle,
     mcpStoreProvider,
     McpStoreCloser,
@@ -97,7 +104,9 @@ function withRuntime(definition: DynamicModule): DynamicModule {
     requestStateServicesProvider,
     McpMetadataAccessor,
     McpRegistry,
+    McpCustomMethods,
     McpExplorer,
+    McpSkills,
     NestAdapter,
     McpInvokerFactory,
     McpCallPipeline,
@@ -113,9 +122,9 @@ function withRuntime(definition: DynamicModule): DynamicModule {
     ...definition,
     global: true,
     imports: [...(definition.imports ?? []), DiscoveryModule],
-    controllers: [controller, wellKnown],
+    controllers: [controller, wellKnown, playground],
     providers: [...(definition.providers ?? []), ...providers],
-    exports: [McpRegistry, McpDispatcher, McpTelemetry],
+    exports: [McpRegistry, McpCustomMethods, McpDispatcher, McpTelemetry],
   };
 }
 

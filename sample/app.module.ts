@@ -8,6 +8,7 @@ import { UserTools } from './tools/user.tools.js';
 import { GreetingTools } from './tools/greeting.tools.js';
 import { ReviewPrompts } from './prompts/review.prompts.js';
 import { DocsResources } from './resources/docs.resources.js';
+import { ForecastTools } from './apps/forecast.tools.js';
 
 @Module({
   imports: [
@@ -18,8 +19,10 @@ import { DocsResources } from './resources/docs.resources.js';
       version: '0.1.0',
       title: 'nest-mcp sample server',
       instructions: 'Demo tools of nest-mcp: greetings, users, progress and elicitation.',
+      // Skills (SEP-2640) from a folder, relative to the working directory (run from the repository root).
+      skills: { directory: 'sample/skills' },
     }),
   ],
-  providers: [GreetingTools, UserTools, InteractiveTools, ReportTools, BillingService, ReviewPrompts, DocsResources],
+  providers: [GreetingTools, UserTools, InteractiveTools, ReportTools, BillingService, ReviewPrompts, DocsResources, ForecastTools],
 })
 export class AppModule {}

@@ -14,7 +14,7 @@
 //   --no-build         do not run `npm run build` first
 //   --report           write conformance-results/REPORT.md (and print it)
 //   --scenario NAME    run one scenario (adds --spec-version 2026-07-28 --verbose;
-//                      tasks-* extension scenarios run without --spec-version)
+//                      extension scenarios (tasks-*, sep-2640-skills-*) run without --spec-version)
 //   --timeout MS       per-scenario suite timeout (default 15000)
 //   --help
 // Anything after `--` is appended to the suite's `server` command line.
@@ -33,6 +33,9 @@
 // The 10 scenarios of the tasks extension (TASKS_SCENARIOS) are not scored but are required here:
 // the full run reports them on their own line, `conformance tasks: N passed, M failed`, and any
 // failure among them (a FAILURE check, or a scenario that did not run) fails the run too.
+// The 3 server scenarios of the skills extension (SKILLS_SCENARIOS, SEP-2640) are in no requirements
+// file: the full run runs them as a leg of their own, one `--scenario` each, reports
+// `conformance skills: N passed, M failed`, and any failure among them fails the run too.
 // The last line is `conformance: N passed, M failed` (scored scenarios).
 
 import { spawn, spawnSync } from 'node:child_process';
@@ -66,6 +69,8 @@ const TASKS_SCENARIOS = [
   'tasks-required-task-error',
   'tasks-mrtr-composition',
 ];
+// io.modelcontextprotocol/skills (SEP-2640): pending, in no requirements file; required here.
+const SKILLS_SCENARIOS = ['sep-2640-skills-enumeration', 'sep-2640-skills-manifest', 'sep-2640-skills-directory'];
 
 // ---------------------------------------------------------------- arguments
 function parseArgs(argv) {
@@ -321,6 +326,7 @@ async function main() {
   const req = readRequirements();
   const kindOf = new Map(req.scored.map((s) => [s, 'scored']));
   for (const n of req.notScored) kindOf.set(n.scenario, n.reason);
+  for (const s of SKILLS_SCENARIOS) kindOf.set(s, 'extension');
 
   if (Number(process.versions.node.split('.')[0]) < 22) die(`the suite needs Node 22 or newer (this is ${process.version})`);
   if (!existsSync(SUITE_BIN)) die(`conformance suite not found at ${SUITE_BIN} (npm install)`);
@@ -373,7 +379,7 @@ async function main() {
     const args = [SUITE_BIN, 'server', '--url', fixture.url];
     if (opts.scenario) {
       args.push('--scenario', opts.scenario);
-      // Extensions (tasks-*) are inferred to the 2026 wire; --spec-version would skip them.
+      // Extensions (tasks-*, sep-2640-skills-*) are inferred to the 2026 wire; --spec-version would skip them.
       if (kindOf.get(opts.scenario) !== 'extension') args.push('--spec-version', REVISION);
       args.push('--verbose');
     } else {
@@ -449,8 +455,11 @@ async function main() {
       console.log(`\nconformance tasks: ${taskRows.length - tasksFailed} passed, ${tasksFailed} failed`);
     }
 
+    const skillsOk = opts.scenario ? true : await runSkillsLeg(fixture, outDir, opts);
+    if (interrupted) return 130;
+
     console.log(`\nconformance: results in ${path.relative(ROOT, outDir)} (suite exit ${suiteExit.code ?? suiteExit.signal ?? 'error'})`);
-    exitCode = suiteOk && legacyOk && failed === 0 && tasksFailed === 0 && !fixture.exited ? 0 : 1;
+    exitCode = suiteOk && legacyOk && skillsOk && failed === 0 && tasksFailed === 0 && !fixture.exited ? 0 : 1;
     console.log(`conformance: ${passed} passed, ${failed} failed`);
     return exitCode;
   } finally {
@@ -487,6 +496,35 @@ async function runLegacyLeg(fixture, outDir, opts) {
     : `the suite found failures outside ${baseline} (exit ${code}): see above`;
   console.log(`\nconformance ${LEGACY_REVISION}: ${passed} of ${scored.length} scored scenarios pass; ${rest}\n`);
   return code === 0;
+}
+
+/**
+ * The skills extension leg: each scenario on its own (`--scenario`, no `--spec-version`: extension
+ * scenarios are not on the spec timeline). A FAILURE check or a scenario that did not run fails it.
+ */
+async function runSkillsLeg(fixture, outDir, opts) {
+  const skillsDir = path.join(outDir, 'skills');
+  const log = createWriteStream(path.join(outDir, 'suite-skills.log'));
+  for (const scenario of SKILLS_SCENARIOS) {
+    const args = [SUITE_BIN, 'server', '--url', fixture.url, '--scenario', scenario, '--timeout', opts.timeout, '-o', skillsDir];
+    console.log(`conformance: node ${args.map((a) => (path.isAbsolute(a) ? path.relative(ROOT, a) : a)).join(' ')}`);
+    const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    for (const stream of [child.stdout, child.stderr]) stream.on('data', (d) => log.write(d));
+    await new Promise((resolve) => {
+      child.on('error', resolve);
+      child.on('close', resolve);
+    });
+  }
+  await new Promise((r) => log.end(r));
+  const results = readResults(skillsDir);
+  const failing = [];
+  for (const scenario of SKILLS_SCENARIOS) {
+    const ev = evaluate(scenario, results.get(scenario), false, new Map());
+    if (ev.result === 'fail') failing.push(`  ✗ ${scenario}: ${ev.reason}`);
+  }
+  if (failing.length) console.log(`\nconformance: failing skills extension scenarios:\n${failing.join('\n')}`);
+  console.log(`\nconformance skills: ${SKILLS_SCENARIOS.length - failing.length} passed, ${failing.length} failed`);
+  return failing.length === 0;
 }
 
 function renderReport(rows, info) {

@@ -4,8 +4,8 @@
 //      files it lacks;
 //   2. two scratch Nest apps, one ESM (`"type": "module"`, the default `nest new`) and one CommonJS
 //      (Node's require(esm)), each installs the tarball (npm adds the peer dependencies), compiles a tool
-//      with the repository's TypeScript under `module: nodenext`, boots on a free loopback port and
-//      answers a `tools/call` over HTTP;
+//      with the repository's TypeScript under `module: nodenext`, boots on a free loopback port,
+//      answers a `tools/call` over HTTP and serves the playground page with its files;
 //   3. the same two apps installed from a git URL (`git+file://` of this checkout's HEAD), which makes
 //      npm run the package's `prepare` build, as `npm install github:owner/repo` does;
 //   4. a fresh app scaffolded by the Nest CLI (`nest new`: ESM, vitest) installs the tarball, takes the
@@ -192,6 +192,11 @@ async function bootAndCall(dir, kind) {
     if (response.status !== 200 || text !== `sum=42 (${kind === 'esm' ? 'esm' : 'commonjs'})`) {
       throw new Error(`unexpected answer ${response.status}: ${JSON.stringify(body)}`);
     }
+    // The playground's files ship in dist/lib too (NODE_ENV is not production here).
+    for (const file of ['', '/playground.js', '/playground.css']) {
+      const asset = await fetch(`${url}/mcp/playground${file}`);
+      if (asset.status !== 200 || (await asset.text()).length === 0) throw new Error(`the playground${file} answered ${asset.status}`);
+    }
   } finally {
     child.kill('SIGTERM');
   }
@@ -261,7 +266,7 @@ async function main() {
   for (const [label, dependency] of sources) {
     for (const kind of ['esm', 'commonjs']) {
       const dir = path.join(work, `${label.replace(/\W/g, '-')}-${kind}`);
-      await check(`${kind} app, installed from the ${label}: types compile, boots, answers tools/call, and nest-mcp/testing calls it`, async () => {
+      await check(`${kind} app, installed from the ${label}: types compile, boots, answers tools/call, serves the playground, and nest-mcp/testing calls it`, async () => {
         writeApp(dir, kind, dependency);
         install(dir, label === 'tarball');
         await bootAndCall(dir, kind);

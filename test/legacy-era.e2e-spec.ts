@@ -96,7 +96,7 @@ describe('era detection and 2025 sessions (hand-written HTTP)', () => {
     expect(badVersion.body.error.message).toContain('2025-11-25');
   });
 
-  it('notifications/initialized is 202; ping is {} exactly; GET is 405; DELETE ends the session (then 404)', async () => {
+  it('notifications/initialized is 202; ping is {} exactly; GET opens the standalone stream; DELETE ends both (then 404)', async () => {
     const session = await open();
     const headers = { ...LEGACY_HEADERS, 'mcp-session-id': session, 'mcp-protocol-version': '2025-11-25' };
     const initialized = await postMcp(started.url, { jsonrpc: '2.0', method: 'notifications/initialized' }, { headers, skipSchema: true });
@@ -107,8 +107,10 @@ describe('era detection and 2025 sessions (hand-written HTTP)', () => {
     assertLegacyServerMessage(list.body, 'tools/list');
     const discover = await postMcp(started.url, { jsonrpc: '2.0', id: 10, method: 'server/discover' }, { headers, skipSchema: true });
     expect(discover.body.error.code).toBe(-32601);
-    expect((await fetch(started.url, { headers: { accept: 'text/event-stream', 'mcp-session-id': session } })).status).toBe(405);
+    const stream = await fetch(started.url, { headers: { accept: 'text/event-stream', 'mcp-session-id': session } });
+    expect(stream.status).toBe(200);
     expect((await fetch(started.url, { method: 'DELETE', headers: { 'mcp-session-id': session } })).status).toBe(200);
+    expect(await stream.text()).toBe('');
     const after = await postMcp(started.url, { jsonrpc: '2.0', id: 11, method: 'tools/list' }, { headers, skipSchema: true });
     expect(after.status).toBe(404);
     expect((await fetch(started.url, { method: 'DELETE', headers: { 'mcp-session-id': session } })).status).toBe(404);

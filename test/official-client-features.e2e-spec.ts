@@ -91,6 +91,9 @@ describe('official @modelcontextprotocol/client: prompts, resources, completions
     expect(result.resources.map(plain)).toEqual([
       { uri: 'docs://readme', name: 'readme', title: 'Sample README', description: 'What this sample server offers', mimeType: 'text/markdown' },
       { uri: 'docs://logo.png', name: 'logo', description: 'A 1×1 PNG', mimeType: 'image/png' },
+      // The forecast tool's MCP App (sample/apps) and the skill of sample/skills.
+      { uri: 'ui://forecast/view.html', name: 'forecast-view', description: 'Shows a forecast as a table', mimeType: 'text/html;profile=mcp-app', _meta: { ui: { prefersBorder: true } } },
+      expect.objectContaining({ uri: 'skill://release-notes/SKILL.md', name: 'release-notes', mimeType: 'text/markdown' }),
     ]);
     for (const resource of result.resources) assertMatchesDef(plain(resource), 'Resource');
   });
@@ -118,6 +121,7 @@ describe('official @modelcontextprotocol/client: prompts, resources, completions
     expect(result.nextCursor).toBeUndefined();
     expect(result.resourceTemplates.map(plain)).toEqual([
       { uriTemplate: 'users://{id}/profile', name: 'user-profile', description: 'A user profile', mimeType: 'application/json' },
+      { uriTemplate: 'skill://{+path}', name: 'skill-files', description: 'The files of the skills this server publishes (see skills/list)' },
     ]);
     for (const template of result.resourceTemplates) assertMatchesDef(plain(template), 'ResourceTemplate');
   });

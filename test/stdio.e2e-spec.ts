@@ -73,7 +73,7 @@ describe('stdio: the official @modelcontextprotocol/client against the sample', 
 
   it('lists the sample tools', async () => {
     const { tools } = await client.listTools();
-    expect(tools.map((tool) => tool.name)).toEqual(['hello', 'echo', 'notify', 'shout', 'create-user', 'process', 'onboard', 'upgrade-plan', 'wizard', 'quarterly-report']);
+    expect(tools.map((tool) => tool.name)).toEqual(['hello', 'echo', 'notify', 'shout', 'create-user', 'process', 'onboard', 'upgrade-plan', 'wizard', 'quarterly-report', 'forecast']);
   });
 
   it('calls hello (structuredContent)', async () => {
@@ -264,7 +264,7 @@ describe('stdio: raw pipes', () => {
     }
     expect(server.trailing).toBe('');
     expect(server.stderr).toContain('MCP server listening on stdio');
-    expect(server.stderr).toContain('Mapped 10 tool(s)');
+    expect(server.stderr).toContain('Mapped 11 tool(s)');
     await server.waitForStderr('notification: to stderr');
   });
 

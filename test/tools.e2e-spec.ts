@@ -7,7 +7,7 @@ import { callMcp, postMcp, rpc, startApp, startupFailure, type Json, type Starte
 import { assertErrorResponse, assertMatchesDef, assertResultResponse } from './support/wire-schema.js';
 
 const FIXTURE_SAMPLE_TOOLS = ['hello', 'echo', 'notify', 'shout', 'create-user', 'process', 'onboard', 'upgrade-plan', 'wizard'];
-const SAMPLE_TOOLS = [...FIXTURE_SAMPLE_TOOLS, 'quarterly-report'];
+const SAMPLE_TOOLS = [...FIXTURE_SAMPLE_TOOLS, 'quarterly-report', 'forecast'];
 const FIXTURE_TOOLS = [
   ...FIXTURE_SAMPLE_TOOLS,
   'add',

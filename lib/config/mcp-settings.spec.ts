@@ -24,6 +24,15 @@ describe('resolveMcpSettings', () => {
     expect(() => resolveMcpSettings({ tasks: { ttl: 'PT0S' } })).toThrow('mocapi.tasks.ttl must be longer than zero');
   });
 
+  it('serves the playground unless NODE_ENV is production; the option or mocapi.playground forces it', () => {
+    expect(resolveMcpSettings({}, config({ NODE_ENV: 'development' })).playground).toBe(true);
+    expect(resolveMcpSettings({}, config({ NODE_ENV: 'production' })).playground).toBe(false);
+    expect(resolveMcpSettings({}, config({ NODE_ENV: 'production', MOCAPI_PLAYGROUND: 'true' })).playground).toBe(true);
+    expect(resolveMcpSettings({ playground: true }, config({ NODE_ENV: 'production' })).playground).toBe(true);
+    expect(resolveMcpSettings({ playground: false }, config({ NODE_ENV: 'development', 'mocapi.playground': 'true' })).playground).toBe(false);
+    expect(() => resolveMcpSettings({}, config({ MOCAPI_PLAYGROUND: 'yes' }))).toThrow('mocapi.playground must be "true" or "false"');
+  });
+
   it('reads mocapi.* keys as written and in their environment form', () => {
     const settings = resolveMcpSettings({}, config({ 'mocapi.endpoint': 'rpc', MOCAPI_MRTR_TTL: 'PT2M', MOCAPI_PAGE_SIZE: '5', 'mocapi.allowed-origins': 'https://a, https://b' }));
     expect(settings.endpoint).toBe('/rpc');

@@ -20,6 +20,8 @@ export interface McpSettings {
   /** `undefined` = any host (Origin is what stops DNS rebinding). */
   allowedHosts: readonly string[] | undefined;
   pageSize: number;
+  /** Whether `<endpoint>/playground` serves the playground page. */
+  playground: boolean;
   mrtr: {
     secret: string | undefined;
     ttlMs: number;
@@ -41,6 +43,8 @@ export interface McpSettings {
   };
   cache: { ttlMs: number; cacheScope: CacheScope };
   tasks: { ttlMs: number; pollIntervalMs: number; leaseMs: number };
+  /** `directory` absent: no skills are published. */
+  skills: { directory: string | undefined; directoryRead: boolean };
 }
 
 /** The part of `ConfigService` the module needs. */
@@ -98,6 +102,11 @@ function positiveDuration(key: string, value: string): number {
   return ms;
 }
 
+function nodeEnv(config: ConfigReader | undefined): string | undefined {
+  const value = config?.get('NODE_ENV') ?? process.env.NODE_ENV;
+  return typeof value === 'string' ? value.trim().toLowerCase() : undefined;
+}
+
 const POSTURES: readonly McpProtocolPosture[] = ['dual', 'modern', 'legacy'];
 
 export function resolveMcpSettings(options: McpModuleOptions = {}, config?: ConfigReader): McpSettings {
@@ -134,6 +143,8 @@ export function resolveMcpSettings(options: McpModuleOptions = {}, config?: Conf
     session: { ttl: sessionTtl, ttlMs: duration('mocapi.session.ttl', sessionTtl) },
     allowedOrigins: options.allowedOrigins ?? list(read('mocapi.allowed-origins')),
     allowedHosts: options.allowedHosts ?? list(read('mocapi.allowed-hosts')),
+    // A development tool: off in production unless forced on.
+    playground: flag(options.playground ?? read('mocapi.playground'), 'mocapi.playground', nodeEnv(config) !== 'production'),
     pageSize: positiveInteger(options.pageSize ?? read('mocapi.page-size'), 'mocapi.page-size', DEFAULT_PAGE_SIZE),
     mrtr: {
       secret: options.mrtr?.secret ?? read('mocapi.mrtr.secret'),
@@ -173,6 +184,10 @@ export function resolveMcpSettings(options: McpModuleOptions = {}, config?: Conf
     cache: {
       ttlMs: positiveInteger(options.cache?.ttlMs ?? read('mocapi.cache.ttl-ms'), 'mocapi.cache.ttl-ms', 0, true),
       cacheScope,
+    },
+    skills: {
+      directory: options.skills?.directory ?? read('mocapi.skills.directory'),
+      directoryRead: flag(options.skills?.directoryRead ?? read('mocapi.skills.directory-read'), 'mocapi.skills.directory-read', true),
     },
   };
 }

@@ -54,6 +54,18 @@ export interface McpRequestInfo {
   readonly signal: AbortSignal;
   /** The verified bearer token when the module's `auth` is configured (HTTP), else `undefined`. */
   readonly auth: McpAuthInfo | undefined;
+  /**
+   * The key of the 2025-era session the request belongs to; `undefined` for 2026-07-28 requests,
+   * which have no session. Per-session state may be keyed by it; it is not a credential.
+   */
+  readonly sessionId: string | undefined;
+  /**
+   * Low-level: sends a JSON-RPC notification on this request's own response stream, ahead of its
+   * result (as the client sees it, unchanged but for the era's rendering). For protocol messages this
+   * module has no helper for, e.g. `notifications/message` (MCP logging) in a conformance fixture;
+   * progress has its own API. Does nothing once the request is answered.
+   */
+  sendNotification(method: string, params?: JsonObject): void;
 }
 
 /** @publicApi */

@@ -64,6 +64,13 @@ export abstract class McpHandlerContext {
   get auth(): McpAuthInfo | undefined {
     return getMcpAuth(this.call.httpRequest);
   }
+  get sessionId(): string | undefined {
+    return this.call.session?.id;
+  }
+
+  sendNotification(method: string, params?: JsonObject): void {
+    this.call.notify({ jsonrpc: '2.0', method, ...(params ? { params } : {}) });
+  }
 
   countingProgress(total: number) {
     return this.progress.countingProgress(total);
@@ -140,3 +147,6 @@ export class ResourceReadContext extends McpHandlerContext implements McpResourc
 
 /** The context of a `completion/complete`: request facts and progress; it cannot ask the user. */
 export class CompletionContext extends McpHandlerContext {}
+
+/** The context of a custom method (`McpCustomMethods`): request facts, progress and notifications; it cannot ask the user. */
+export class CustomMethodContext extends McpHandlerContext {}

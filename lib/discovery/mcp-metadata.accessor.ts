@@ -8,6 +8,8 @@ import {
   MCP_RESOURCE_METADATA,
   MCP_RESOURCE_TEMPLATE_METADATA,
   MCP_TOOL_METADATA,
+  MCP_SKILL_METADATA,
+  MCP_UI_METADATA,
 } from '../mcp.constants.js';
 import type {
   McpArgOptions,
@@ -18,6 +20,8 @@ import type {
   McpToolMetadata,
 } from '../interfaces/handler-metadata.interface.js';
 import type { HandlerMethod, McpParamMetadata } from '../definitions/handler-method.js';
+import type { McpUiOptions } from '../apps/app.interfaces.js';
+import type { McpSkillOptions } from '../skills/skill.decorator.js';
 
 
 /** All reads of MCP metadata go through here. @internal */
@@ -43,6 +47,14 @@ export class McpMetadataAccessor {
 
   getCompleteMetadata(target: Function): McpCompleteOptions | undefined {
     return this.read(MCP_COMPLETE_METADATA, target);
+  }
+
+  getUiMetadata(target: Function): McpUiOptions | undefined {
+    return this.read(MCP_UI_METADATA, target);
+  }
+
+  getSkillMetadata(target: Function): McpSkillOptions | undefined {
+    return this.read(MCP_SKILL_METADATA, target);
   }
 
   /** What the definition factory needs to know about one method, read once. */

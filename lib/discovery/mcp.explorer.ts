@@ -1,9 +1,11 @@
-import { Injectable, Logger, type OnModuleInit } from '@nestjs/common';
+import { Injectable, Logger, type OnApplicationBootstrap, type OnModuleInit } from '@nestjs/common';
 import { DiscoveryService, MetadataScanner } from '@nestjs/core';
+import { APP_LINK_MISSING, inlineAppResource, linkedAppUri, linkedToolMeta } from '../apps/index.js';
 import { McpDefinitionFactory } from '../definitions/definition.factory.js';
 import { extractsMcpParameters, type HandlerMethod } from '../definitions/handler-method.js';
 import { McpInvokerFactory, type InvocableMethod } from '../invocation/invoker.factory.js';
 import { McpRegistry } from '../registry/mcp.registry.js';
+import { McpSkills } from '../skills/index.js';
 import { McpMetadataAccessor } from './mcp-metadata.accessor.js';
 
 /** A provider method found at start-up. @internal */
@@ -20,7 +22,7 @@ interface DiscoveredMethod extends InvocableMethod {
  * @internal
  */
 @Injectable()
-export class McpExplorer implements OnModuleInit {
+export class McpExplorer implements OnModuleInit, OnApplicationBootstrap {
   private readonly logger = new Logger('McpModule');
   private readonly definitions = new McpDefinitionFactory(this.logger);
 
@@ -30,6 +32,7 @@ export class McpExplorer implements OnModuleInit {
     private readonly accessor: McpMetadataAccessor,
     private readonly invokers: McpInvokerFactory,
     private readonly registry: McpRegistry,
+    private readonly skills: McpSkills,
   ) {}
 
   onModuleInit(): void {
@@ -39,6 +42,19 @@ export class McpExplorer implements OnModuleInit {
       `Mapped ${registry.listTools().length} tool(s), ${registry.listPrompts().length} prompt(s), ` +
         `${registry.listResources().length} resource(s), ${registry.listResourceTemplates().length} resource template(s)`,
     );
+  }
+
+  /**
+   * After every module's start-up code (run-time additions included): a tool linked to an MCP App
+   * that no resource serves would hand hosts a dead link, so the application does not start.
+   */
+  onApplicationBootstrap(): void {
+    for (const tool of this.registry.listTools()) {
+      const uri = linkedAppUri(tool.definition);
+      if (uri && !this.registry.getResource(uri) && !this.registry.matchResourceTemplate(uri)) {
+        throw new Error(APP_LINK_MISSING(tool.definition.name, tool.source, uri));
+      }
+    }
   }
 
   private register(method: DiscoveredMethod): void {
@@ -52,9 +68,14 @@ export class McpExplorer implements OnModuleInit {
     const listable = (hideWhenDenied?: boolean) => (hideWhenDenied ? { canList: this.invokers.createGuardProbe(method) } : {});
 
     const tool = accessor.getToolMetadata(handler);
+    const ui = accessor.getUiMetadata(handler);
+    if (ui && !tool) throw new Error(`@McpUi() on ${method.source} needs @McpTool() on the same method`);
     if (tool) {
       const handlerMethod = read();
-      registry.registerTool({ ...definitions.tool(handlerMethod, tool), ...callable(handlerMethod), ...listable(tool.hideWhenDenied) });
+      const metadata = ui ? { ...tool, _meta: linkedToolMeta(tool._meta, ui, method.source) } : tool;
+      registry.registerTool({ ...definitions.tool(handlerMethod, metadata), ...callable(handlerMethod), ...listable(tool.hideWhenDenied) });
+      const app = ui && inlineAppResource(ui, tool.name, method.source);
+      if (app) registry.registerResource({ ...definitions.resource(method.source, app.options), invoke: async () => app.html });
     }
     const prompt = accessor.getPromptMetadata(handler);
     if (prompt) {
@@ -68,6 +89,9 @@ export class McpExplorer implements OnModuleInit {
       const handlerMethod = read();
       registry.registerResourceTemplate({ ...definitions.resourceTemplate(method.source, template, handlerMethod), ...callable(handlerMethod) });
     }
+    const skill = accessor.getSkillMetadata(handler);
+    // Produced once, at start-up, like a factory provider: no request, so no pipeline.
+    if (skill) this.skills.addProducer({ options: skill, source: method.source, produce: () => handler.call(method.instance) });
     const completion = accessor.getCompleteMetadata(handler);
     if (completion) {
       const { key, source } = definitions.completion(method.source, completion);

@@ -5,6 +5,7 @@ import { InvalidParamsError, isMcpError, type McpError } from '../protocol/mcp.e
 import { isPlainObject } from '../protocol/json-value.js';
 import { LEGACY_PROTOCOL_VERSIONS } from '../protocol/protocol.constants.js';
 import type { ClientCapabilities, Implementation, JsonObject, JsonRpcRequest, JsonRpcResponse, ServerCapabilities } from '../protocol/wire.types.js';
+import { McpCustomMethods } from '../registry/custom-methods.js';
 import { McpRegistry } from '../registry/mcp.registry.js';
 import { LegacySessions } from '../session/legacy-sessions.js';
 import { asLegacyWire } from './legacy-renderer.js';
@@ -29,6 +30,7 @@ export class LegacyLifecycle {
     @Inject(MCP_SETTINGS) private readonly settings: McpSettings,
     private readonly registry: McpRegistry,
     private readonly sessions: LegacySessions,
+    private readonly customMethods: McpCustomMethods,
   ) {}
 
   initialize(request: JsonRpcRequest): InitializeOutcome {
@@ -39,7 +41,7 @@ export class LegacyLifecycle {
       if (!opened) throw invalid('the client capabilities and clientInfo are too large to hold in a session');
       const result: JsonObject = {
         protocolVersion: negotiated,
-        capabilities: this.capabilities() as JsonObject,
+        capabilities: this.capabilities(),
         serverInfo: this.settings.serverInfo as unknown as JsonObject,
         ...(this.settings.instructions ? { instructions: this.settings.instructions } : {}),
       };
@@ -52,11 +54,18 @@ export class LegacyLifecycle {
   }
 
   /**
-   * What a 2025 session gets today: the features, without `listChanged` or `subscribe` (they need the
-   * standalone GET stream, a later slice); completions only when there are some.
+   * What a 2025 session gets: `listChanged` and `subscribe` are real (the session's standalone stream,
+   * LegacySessionFeeds); completions only when there are some; what custom methods add (`logging`
+   * only where one registers `logging/setLevel`).
    */
-  private capabilities(): ServerCapabilities {
-    return { tools: {}, prompts: {}, resources: {}, ...(this.registry.hasCompletions ? { completions: {} } : {}) };
+  private capabilities(): JsonObject {
+    const own: ServerCapabilities = {
+      tools: { listChanged: true },
+      prompts: { listChanged: true },
+      resources: { subscribe: true, listChanged: true },
+      ...(this.registry.hasCompletions ? { completions: {} } : {}),
+    };
+    return { ...this.customMethods.capabilities('legacy'), ...(own as JsonObject) };
   }
 }
 

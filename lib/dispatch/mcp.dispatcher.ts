@@ -35,7 +35,7 @@ export interface TransportFacts {
   session?: LegacySession;
 }
 
-/** The methods a 2025 session may call today (ping is answered by the dispatcher itself). */
+/** The methods both eras share, which a 2025 session may call (ping is answered by the dispatcher itself; 2025-only methods say `era: 'legacy'`). */
 const LEGACY_METHODS: ReadonlySet<string> = new Set([
   'tools/list',
   'tools/call',
@@ -138,8 +138,8 @@ export class McpDispatcher {
         // `{}` exactly: the 2025 suite counts the keys of a ping result.
         return { kind: 'response', message: { jsonrpc: '2.0', id: request.id, result: asLegacyWire({}) }, httpStatus: 200 };
       }
-      const route = !session || LEGACY_METHODS.has(request.method) ? this.methods.get(request.method) : undefined;
-      if (!route) throw new MethodNotFoundError(request.method);
+      const route = this.methods.get(request.method);
+      if (!route || !servesEra(route, session ? 'legacy' : 'modern')) throw new MethodNotFoundError(request.method);
       if (route.inputRounds && !session) this.checkInputResponses(params.inputResponses);
       const call: McpCall = {
         request,
@@ -190,6 +190,11 @@ function sessionMeta(params: JsonObject, session: LegacySession): RequestMeta {
     progressToken: typeof progressToken === 'string' || typeof progressToken === 'number' ? progressToken : undefined,
     raw,
   };
+}
+
+function servesEra(route: MethodRoute, era: 'legacy' | 'modern'): boolean {
+  const served = route.era ?? (LEGACY_METHODS.has(route.method) ? 'both' : 'modern');
+  return served === 'both' || served === era;
 }
 
 function withoutInputRounds(params: JsonObject): JsonObject {

@@ -1,8 +1,10 @@
 import { Injectable, type OnModuleInit, type Type } from '@nestjs/common';
 import { MetadataScanner, ModuleRef } from '@nestjs/core';
 import type { McpCall } from '../context/mcp-call.js';
+import { CustomMethodContext } from '../context/mcp-handler.context.js';
 import { MCP_METHOD_FAMILIES, MCP_RPC_METHOD_METADATA, type RpcMethodOptions } from '../methods/index.js';
 import type { JsonObject, Result } from '../protocol/wire.types.js';
+import { McpCustomMethods, type RegisteredCustomMethod } from '../registry/custom-methods.js';
 
 /** One routed JSON-RPC method. */
 export interface MethodRoute extends RpcMethodOptions {
@@ -11,7 +13,8 @@ export interface MethodRoute extends RpcMethodOptions {
 
 /**
  * The dispatcher's routing table, read from the `@RpcMethod()` declarations of the method
- * families (as `@nestjs/cqrs` registers its handlers), not wired by hand.
+ * families (as `@nestjs/cqrs` registers its handlers), not wired by hand; then the custom methods
+ * registered with `McpCustomMethods`.
  * @internal
  */
 @Injectable()
@@ -21,6 +24,7 @@ export class MethodTable implements OnModuleInit {
   constructor(
     private readonly moduleRef: ModuleRef,
     private readonly scanner: MetadataScanner,
+    private readonly custom: McpCustomMethods,
   ) {}
 
   onModuleInit(): void {
@@ -34,9 +38,30 @@ export class MethodTable implements OnModuleInit {
         this.routes.set(options.method, { ...options, serve: instance[name].bind(instance) });
       }
     }
+    this.custom.reserve([...this.routes.keys(), 'initialize', 'ping']);
   }
 
   get(method: string): MethodRoute | undefined {
-    return this.routes.get(method);
+    const route = this.routes.get(method);
+    if (route) return route;
+    const custom = this.custom.get(method);
+    return custom ? customRoute(custom) : undefined;
   }
+}
+
+function customRoute(custom: RegisteredCustomMethod): MethodRoute {
+  return {
+    method: custom.method,
+    era: custom.era,
+    serve: async (call, params) => {
+      const context = new CustomMethodContext(call, custom.method, () => {
+        throw new Error(`${custom.method}: a custom method cannot ask the user for input`);
+      });
+      try {
+        return { resultType: 'complete', ...(await custom.handler(params, context)) };
+      } finally {
+        context.close();
+      }
+    },
+  };
 }

@@ -41,6 +41,12 @@ export interface McpModuleOptions {
   allowedOrigins?: string[];
   /** Hosts (`Host` header, port ignored) allowed. Config: `mocapi.allowed-hosts`. Default: any host. */
   allowedHosts?: string[];
+  /**
+   * Serve the playground, a page to try tools, prompts and resources from a browser, at
+   * `<endpoint>/playground`. Config: `mocapi.playground` (`MOCAPI_PLAYGROUND`, `true`/`false`).
+   * Default: on unless `NODE_ENV` is `production`.
+   */
+  playground?: boolean;
   /** Page size of the list methods. Config: `mocapi.page-size`. Default 100. */
   pageSize?: number;
   /** Multi round-trip request (elicitation) settings. */
@@ -72,6 +78,17 @@ export interface McpModuleOptions {
      * instance died) reads as failed. Config: `mocapi.tasks.lease`. Default `PT15S`.
      */
     lease?: string;
+  };
+  /** Skills (the `io.modelcontextprotocol/skills` extension, SEP-2640), published from a folder. */
+  skills?: {
+    /**
+     * A folder of skill directories, each with a `SKILL.md` (YAML frontmatter with `name` and
+     * `description`); a nested folder is a skill path (`acme/billing/refunds`). Read once at start-up.
+     * Relative to the working directory. Config: `mocapi.skills.directory`. Default: no skills.
+     */
+    directory?: string;
+    /** Serve `resources/directory/read` on skill folders. Config: `mocapi.skills.directory-read`. Default true. */
+    directoryRead?: boolean;
   };
   /**
    * Server-side state shared by requests (and by instances, with Redis): each requestState is

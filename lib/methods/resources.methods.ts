@@ -1,4 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { withAppMeta } from '../apps/index.js';
 import type { McpCall } from '../context/mcp-call.js';
 import { ResourceReadContext } from '../context/mcp-handler.context.js';
 import { McpHandlerKind } from '../enums/mcp-handler-kind.enum.js';
@@ -56,7 +57,7 @@ export class ResourcesMethods {
       createContext: (...parts) => new ResourceReadContext(...parts),
     });
     if (outcome.kind === 'input_required') return outcome.result;
-    const contents = toResourceContents(outcome.value, uri, entry.definition.mimeType);
+    const contents = withAppMeta(toResourceContents(outcome.value, uri, entry.definition.mimeType), entry.definition);
     if (contents.length === 0) throw new InvalidParamsError('Resource not found', { uri });
     return { resultType: 'complete', contents, ...this.cacheHints(entry.cache) };
   }

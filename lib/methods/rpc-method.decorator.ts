@@ -3,6 +3,12 @@ import { SetMetadata } from '@nestjs/common';
 /** @internal */
 export const MCP_RPC_METHOD_METADATA = 'mcp:rpc_method';
 
+/**
+ * Which era's requests a method serves: `modern` (2026-07-28 requests), `legacy` (requests of a 2025
+ * session: methods 2026-07-28 removed) or `both`.
+ */
+export type RpcEra = 'modern' | 'legacy' | 'both';
+
 /** How the dispatcher serves one JSON-RPC method. @internal */
 export interface RpcMethodOptions {
   /** The JSON-RPC method name, e.g. `tools/call`. */
@@ -11,6 +17,8 @@ export interface RpcMethodOptions {
   inputRounds?: boolean;
   /** Long-lived by design (listen streams): never cut by `mocapi.limits.call-timeout`. */
   untimed?: boolean;
+  /** Default: modern, and legacy too for the 2025 methods the dispatcher lists (LEGACY_METHODS). */
+  era?: RpcEra;
 }
 
 /**

@@ -1,6 +1,7 @@
 import { Injectable, type OnModuleDestroy } from '@nestjs/common';
 import type { McpCall } from '../context/mcp-call.js';
 import { McpRegistry, type McpChange } from '../registry/mcp.registry.js';
+import { coversUri, LIST_CHANGED_METHODS } from '../registry/change-notifications.js';
 import { RpcMethod } from './rpc-method.decorator.js';
 import { InvalidParamsError } from '../protocol/mcp.error.js';
 import { META_SUBSCRIPTION_ID } from '../protocol/protocol.constants.js';
@@ -15,11 +16,7 @@ interface SubscriptionFilter {
   resourceSubscriptions?: string[];
 }
 
-const LIST_NOTIFICATIONS = {
-  tools: ['toolsListChanged', 'notifications/tools/list_changed'],
-  prompts: ['promptsListChanged', 'notifications/prompts/list_changed'],
-  resources: ['resourcesListChanged', 'notifications/resources/list_changed'],
-} as const;
+const LIST_OPT_INS = { tools: 'toolsListChanged', prompts: 'promptsListChanged', resources: 'resourcesListChanged' } as const;
 
 /**
  * `subscriptions/listen` (2026-07-28): the request's own response stream stays open and carries
@@ -83,12 +80,8 @@ function honoured(notifications: unknown): SubscriptionFilter {
 
 function toNotification(change: McpChange, filter: SubscriptionFilter): { method: string; params: JsonObject } | undefined {
   if (change.kind === 'list') {
-    const [key, method] = LIST_NOTIFICATIONS[change.list];
-    return filter[key] ? { method, params: {} } : undefined;
+    return filter[LIST_OPT_INS[change.list]] ? { method: LIST_CHANGED_METHODS[change.list], params: {} } : undefined;
   }
-  // An update of the subscribed resource or of anything below it (a file inside a folder).
-  const subscribed = filter.resourceSubscriptions?.some(
-    (uri) => change.uri === uri || change.uri.startsWith(uri.endsWith('/') ? uri : `${uri}/`),
-  );
+  const subscribed = filter.resourceSubscriptions?.some((uri) => coversUri(uri, change.uri));
   return subscribed ? { method: 'notifications/resources/updated', params: { uri: change.uri } } : undefined;
 }

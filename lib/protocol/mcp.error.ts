@@ -154,6 +154,13 @@ export class SessionNotFoundError extends McpError {
   }
 }
 
+/** A second GET stream for a 2025 session that has one open (HTTP 409): each message goes to one stream only. @publicApi */
+export class StandaloneStreamConflictError extends McpError {
+  constructor() {
+    super(LegacySessionErrorCode.BadRequest, 'Conflict: this session already has its standalone SSE stream open (one GET stream per session)', undefined, 409);
+  }
+}
+
 /**
  * A request of neither era: no `params._meta` envelope (2026-07-28), no `initialize` and no 2025 session.
  * Keeps the modern code (-32602, HTTP 400) a dual-era client recognises, and names both eras' versions.

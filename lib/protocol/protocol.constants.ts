@@ -23,6 +23,14 @@ export const META_RESERVED_PREFIX = 'io.modelcontextprotocol/';
 
 /** The tasks extension (SEP-2663): declared per request in clientCapabilities.extensions, advertised in server/discover. */
 export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
+/** The skills extension (SEP-2640): advertised in server/discover; clients need not declare it. */
+export const SKILLS_EXTENSION = 'io.modelcontextprotocol/skills';
+/** MCP Apps (SEP-1865): `ui://` resources of {@link APP_MIME_TYPE}, linked from tools by `_meta.ui.resourceUri`. */
+export const UI_EXTENSION = 'io.modelcontextprotocol/ui';
+/** The MIME type of an MCP App resource. */
+export const APP_MIME_TYPE = 'text/html;profile=mcp-app';
+/** The MIME type of a directory resource (skills' `resources/directory/read`). */
+export const DIRECTORY_MIME_TYPE = 'inode/directory';
 
 /** JSON-RPC error codes: the standard ones and the 2026-07-28 band (-32020 … -32099). */
 export enum JsonRpcErrorCode {

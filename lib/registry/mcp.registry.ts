@@ -8,6 +8,7 @@ import type {
   McpToolOptions,
 } from '../interfaces/handler-metadata.interface.js';
 import { DUPLICATE_HANDLER } from '../mcp.messages.js';
+import { APP_MIME_TYPE } from '../protocol/protocol.constants.js';
 import type { JsonObject, JsonSchemaObject, PromptArgument } from '../protocol/wire.types.js';
 import { McpDefinitionFactory } from '../definitions/definition.factory.js';
 import type {
@@ -183,6 +184,11 @@ export class McpRegistry {
   /** True when some tool runs as a task: then server/discover advertises the tasks extension. @internal */
   get hasTaskTools(): boolean {
     return this.listTools().some((tool) => Boolean(tool.task));
+  }
+  /** True when some resource is an MCP App (a linked tool's app must be one): server/discover advertises the ui extension. @internal */
+  get hasApps(): boolean {
+    return this.listResources().some((resource) => resource.definition.mimeType === APP_MIME_TYPE) ||
+      this.listResourceTemplates().some((template) => template.definition.mimeType === APP_MIME_TYPE);
   }
   /** @internal */
   get hasCompletions(): boolean {

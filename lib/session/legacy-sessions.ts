@@ -1,4 +1,5 @@
 import { Inject, Injectable, type Provider } from '@nestjs/common';
+import { Subject } from 'rxjs';
 import type { McpSettings } from '../config/mcp-settings.js';
 import { MCP_SEAL_SECRET, MCP_SETTINGS, MCP_STORE } from '../mcp.constants.js';
 import { SessionNotFoundError } from '../protocol/mcp.error.js';
@@ -10,11 +11,16 @@ const ENDED_PREFIX = 'session-ended:';
 /**
  * The 2025-era sessions: issued sealed at initialize, opened on each request, ended by DELETE. An
  * ended session is remembered in the shared `McpStore` until it would have expired, so DELETE ends
- * it on every instance that shares the store.
+ * it on every instance that shares the store; what this instance holds for it live (its stream)
+ * ends at once, through `ended`.
  * @internal
  */
 @Injectable()
 export class LegacySessions {
+  private readonly endedSubject = new Subject<string>();
+  /** The ids (`LegacySession.id`) of the sessions ended on this instance, as they end. */
+  readonly ended = this.endedSubject.asObservable();
+
   constructor(
     private readonly codec: LegacySessionCodec,
     @Inject(MCP_STORE) private readonly store: McpStore,
@@ -34,6 +40,7 @@ export class LegacySessions {
   /** Ends a session for good (DELETE), on every instance sharing the store. */
   async end(session: LegacySession): Promise<void> {
     await this.store.set(ENDED_PREFIX + session.id, true, this.codec.remainingTtlMs(session));
+    this.endedSubject.next(session.id);
   }
 }
 

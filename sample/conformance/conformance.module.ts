@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { McpModule } from 'nest-mcp';
 import { ConformanceInputTools } from './conformance-input.tools.js';
+import { ConformanceLogging } from './conformance-logging.js';
 import { ConformancePrompts } from './conformance.prompts.js';
 import { ConformanceResources } from './conformance.resources.js';
 import { ConformanceTaskTools } from './conformance-task.tools.js';
@@ -20,8 +21,11 @@ import { ConformanceTools } from './conformance.tools.js';
       // The requestState key stays ephemeral: one fixture process serves the whole run.
       // input-required-result-ignore-extra-params answers the first question with no requestState.
       mrtr: { acceptFirstRoundWithoutState: true },
+      // The sep-2640-skills-* scenarios: one skill with a subfolder (for resources/directory/read).
+      // Relative to the working directory: the runner starts the fixture from the repository root.
+      skills: { directory: 'sample/conformance/skills' },
     }),
   ],
-  providers: [ConformanceTools, ConformanceInputTools, ConformanceTaskTools, ConformancePrompts, ConformanceResources],
+  providers: [ConformanceTools, ConformanceInputTools, ConformanceTaskTools, ConformancePrompts, ConformanceResources, ConformanceLogging],
 })
 export class ConformanceModule {}

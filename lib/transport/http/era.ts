@@ -1,3 +1,4 @@
+import type { McpProtocolPosture } from '../../interfaces/mcp-module-options.interface.js';
 import type { IncomingJsonRpc } from '../../protocol/json-rpc-envelope.js';
 import { HeaderMismatchError, type McpError } from '../../protocol/mcp.error.js';
 import { isPlainObject } from '../../protocol/json-value.js';
@@ -43,4 +44,16 @@ export function classifyEra(incoming: IncomingJsonRpc, headers: Headers): Era {
   if (sessionId !== undefined) return { era: 'legacy', sessionId, version };
   if (incoming.kind === 'notification') return { era: 'modern' };
   return version !== undefined ? { era: 'legacy', sessionId, version } : { era: 'neither' };
+}
+
+/**
+ * Whether a body-less request (GET) belongs to a 2025 session, by its headers as `classifyEra` reads
+ * a POST's: it names a session, or a 2025 `MCP-Protocol-Version` (then it needs its session id); on
+ * a `legacy` endpoint every one does. Otherwise it is 2026-07-28's, which has only POST (405).
+ */
+export function isLegacyBodyless(headers: Headers, posture: McpProtocolPosture): boolean {
+  if (posture === 'modern') return false;
+  const version = headerValue(headers, 'mcp-protocol-version');
+  if (isModernProtocolVersion(version)) return false;
+  return posture === 'legacy' || headerValue(headers, 'mcp-session-id') !== undefined || version !== undefined;
 }

@@ -19,20 +19,21 @@ import { LEGACY_PROTOCOL_VERSIONS } from '../../protocol/protocol.constants.js';
 import { LegacyLifecycle } from '../../dispatch/legacy-lifecycle.js';
 import type { LegacySession } from '../../session/legacy-session.js';
 import { LegacySessions } from '../../session/legacy-sessions.js';
-import { classifyEra, type Era } from './era.js';
+import { LegacySessionFeeds } from '../../registry/legacy-session-feeds.js';
+import { classifyEra, isLegacyBodyless, type Era } from './era.js';
+import { writeStandaloneStream } from './standalone-stream.js';
 import { reportInternalError } from '../../pipeline/call-pipeline.js';
 import { classifyMessage, type IncomingJsonRpc } from '../../protocol/json-rpc-envelope.js';
-import type { JsonRpcMessage, JsonRpcRequest } from '../../protocol/wire.types.js';
+import type { JsonRpcRequest } from '../../protocol/wire.types.js';
 import type { RequestMeta } from '../../protocol/request-meta.js';
 import { writeJson, writeJsonRpcError } from './json-response.js';
+import { EVENT_STREAM_HEADERS, keepAlive, sseEvent } from './event-stream.js';
 import { OriginPolicy } from './origin.policy.js';
 import { headerValue, validateParamHeaders, validateStandardHeaders } from './request-headers.js';
-import { deferContinue, expectsContinue, placeAheadOfBodyParsers, readJsonBody, refusalBeforeBody } from './request-body.js';
+import { acceptOffers, deferContinue, originRefusal, expectsContinue, placeAheadOfBodyParsers, readJsonBody, refusalBeforeBody } from './request-body.js';
 import { McpRegistry } from '../../registry/mcp.registry.js';
 
 export type HttpRequest = IncomingMessage & { body?: unknown };
-
-const KEEP_ALIVE_MS = 15_000;
 
 /**
  * The Streamable HTTP edge (2026-07-28): checks origin, `Accept`, content type and the JSON-RPC
@@ -54,6 +55,7 @@ export class McpHttpTransport implements OnModuleInit, OnModuleDestroy {
     private readonly origins: OriginPolicy,
     private readonly lifecycle: LegacyLifecycle,
     private readonly sessions: LegacySessions,
+    private readonly feeds: LegacySessionFeeds,
   ) {}
 
   /**
@@ -203,11 +205,12 @@ export class McpHttpTransport implements OnModuleInit, OnModuleDestroy {
   }
 
   /**
-   * Only POST is part of 2026-07-28. DELETE with `Mcp-Session-Id` ends a 2025 session (200); the
-   * 2025 standalone GET stream is not served yet (405, which 2025 clients read as "no stream").
+   * Only POST is part of 2026-07-28. GET of a 2025 session opens its standalone stream; DELETE with
+   * `Mcp-Session-Id` ends a 2025 session (200); the rest is 405.
    */
   async handleOtherMethod(req: HttpRequest, res: ServerResponse): Promise<void> {
     const sessionId = headerValue(req.headers, 'mcp-session-id');
+    if (req.method === 'GET' && isLegacyBodyless(req.headers, this.settings.protocol)) return this.openStandaloneStream(req, res);
     if (req.method === 'DELETE' && sessionId !== undefined && this.settings.protocol !== 'modern') {
       try {
         const session = await this.openSession(sessionId, headerValue(req.headers, 'mcp-protocol-version'));
@@ -224,6 +227,31 @@ export class McpHttpTransport implements OnModuleInit, OnModuleDestroy {
     writeJsonRpcError(res, 405, new InvalidRequestError('Method Not Allowed: the MCP endpoint accepts POST only'));
   }
 
+  /**
+   * GET of a 2025 session (transports §Listening for Messages from the Server): checked as its POSTs
+   * are (400 without `Mcp-Session-Id`, 404 unknown or ended), then the session's notifications
+   * (LegacySessionFeeds) as an SSE stream; a second stream for the session is refused 409.
+   */
+  private async openStandaloneStream(req: HttpRequest, res: ServerResponse): Promise<void> {
+    const foreign = originRefusal(req, this.origins);
+    if (foreign) return writeJsonRpcError(res, foreign.status, foreign.error);
+    if (!acceptOffers(headerValue(req.headers, 'accept'), 'text/event-stream')) {
+      return writeJsonRpcError(res, 406, new InvalidRequestError('Not Acceptable: the Accept header must offer text/event-stream'));
+    }
+    if (this.draining) {
+      res.setHeader('Retry-After', '1');
+      return writeJsonRpcError(res, 503, new ShuttingDownError());
+    }
+    let session: LegacySession;
+    try {
+      session = await this.openSession(headerValue(req.headers, 'mcp-session-id'), headerValue(req.headers, 'mcp-protocol-version'));
+    } catch (error) {
+      const mcpError = isMcpError(error) ? error : new InternalError(reportInternalError(this.logger, 'GET', undefined, error));
+      return writeJsonRpcError(res, mcpError.httpStatus, mcpError);
+    }
+    writeStandaloneStream(res, this.feeds.notifications(session));
+  }
+
   private validateHeaders(req: HttpRequest, request: JsonRpcRequest, meta: RequestMeta): void {
     validateStandardHeaders(req.headers, request, meta);
     if (request.method !== 'tools/call') return;
@@ -234,14 +262,14 @@ export class McpHttpTransport implements OnModuleInit, OnModuleDestroy {
   private serve(request: JsonRpcRequest, req: HttpRequest, res: ServerResponse, facts: TransportFacts): void {
     let streaming = false;
     let subscription: Subscription | undefined = undefined;
-    let keepAlive: NodeJS.Timeout | undefined;
+    let stopKeepAlive = () => {};
     const counted = request.method !== 'subscriptions/listen';
     if (counted) this.serving++;
     let done = false;
     const finish = () => {
       if (done) return;
       done = true;
-      clearInterval(keepAlive);
+      stopKeepAlive();
       if (counted) this.serving--;
     };
     res.on('close', () => {
@@ -267,19 +295,13 @@ export class McpHttpTransport implements OnModuleInit, OnModuleDestroy {
           }
           if (!streaming) {
             streaming = true;
-            res.writeHead(200, {
-              'Content-Type': 'text/event-stream',
-              'Cache-Control': 'no-cache, no-transform',
-              Connection: 'keep-alive',
-              'X-Accel-Buffering': 'no',
-            });
+            res.writeHead(200, EVENT_STREAM_HEADERS);
             // Long-lived streams (subscriptions/listen) get comment keep-alives so proxies keep them open.
-            keepAlive = setInterval(() => res.write(': keep-alive\n\n'), KEEP_ALIVE_MS);
-            keepAlive.unref();
+            stopKeepAlive = keepAlive(res);
           }
           res.write(sseEvent(outbound.message));
           if (outbound.kind === 'response') {
-            clearInterval(keepAlive);
+            stopKeepAlive();
             res.end();
           }
         },
@@ -291,11 +313,6 @@ export class McpHttpTransport implements OnModuleInit, OnModuleDestroy {
 function refuseResponses(incoming: IncomingJsonRpc): Exclude<IncomingJsonRpc, { kind: 'response' }> {
   if (incoming.kind !== 'response') return incoming;
   return { kind: 'invalid', error: new InvalidRequestError('Invalid Request: clients must not send JSON-RPC responses'), id: incoming.id };
-}
-
-function sseEvent(message: JsonRpcMessage): string {
-  // One JSON message per event, on one `data:` line (JSON.stringify never emits raw newlines).
-  return `event: message\ndata: ${JSON.stringify(message)}\n\n`;
 }
 
 function requestIdOf(message: IncomingJsonRpc): JsonRpcRequest['id'] | undefined {

@@ -21,11 +21,21 @@ const DECODERS = new Map<string, () => Gunzip | ReturnType<typeof createInflate>
   ['br', createBrotliDecompress],
 ]);
 
-function acceptsBoth(accept: string | undefined): boolean {
+/** True when the `Accept` header offers `type`: by name, or by a wildcard of its family or of all types. */
+export function acceptOffers(accept: string | undefined, type: string): boolean {
   if (!accept) return false;
   const types = accept.split(',').map((part) => part.split(';')[0].trim().toLowerCase());
-  const offers = (type: string) => types.includes(type) || types.includes(`${type.split('/')[0]}/*`) || types.includes('*/*');
-  return offers('application/json') && offers('text/event-stream');
+  return types.includes(type) || types.includes(`${type.split('/')[0]}/*`) || types.includes('*/*');
+}
+
+function acceptsBoth(accept: string | undefined): boolean {
+  return acceptOffers(accept, 'application/json') && acceptOffers(accept, 'text/event-stream');
+}
+
+/** DNS-rebinding protection, for every method: a foreign Origin (or Host, when configured) gets 403. */
+export function originRefusal(req: IncomingMessage, origins: OriginPolicy): Refusal | undefined {
+  if (origins.isAllowed(headerValue(req.headers, 'origin'), headerValue(req.headers, 'host'))) return undefined;
+  return { status: 403, error: new InvalidRequestError('Forbidden: this Origin is not allowed to call the MCP endpoint') };
 }
 
 /**
@@ -33,9 +43,8 @@ function acceptsBoth(accept: string | undefined): boolean {
  * 403 whatever it sends), then Accept, media type, charset, content coding and declared length.
  */
 export function refusalBeforeBody(req: IncomingMessage, origins: OriginPolicy, maxBodyBytes: number): Refusal | undefined {
-  if (!origins.isAllowed(headerValue(req.headers, 'origin'), headerValue(req.headers, 'host'))) {
-    return { status: 403, error: new InvalidRequestError('Forbidden: this Origin is not allowed to call the MCP endpoint') };
-  }
+  const foreign = originRefusal(req, origins);
+  if (foreign) return foreign;
   if (!acceptsBoth(headerValue(req.headers, 'accept'))) {
     return { status: 406, error: new InvalidRequestError('Not Acceptable: the Accept header must offer application/json and text/event-stream') };
   }

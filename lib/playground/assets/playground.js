@@ -1,0 +1,709 @@
+// The nest-mcp playground: a plain-DOM MCP client of revision 2026-07-28, served beside the endpoint.
+// Every call is one POST; the answer is JSON or an SSE stream (notifications, then the response).
+
+const PROTOCOL_VERSION = '2026-07-28';
+const APP_MIME = 'text/html;profile=mcp-app';
+const CAPABILITIES = {
+  elicitation: { form: {} },
+  extensions: { 'io.modelcontextprotocol/ui': { mimeTypes: [APP_MIME] } },
+};
+const CLIENT_INFO = { name: 'nest-mcp-playground', version: '1' };
+/** The endpoint is the page's path without `/playground`. */
+const ENDPOINT = new URL(location.pathname.replace(/\/playground\/?$/, '') || '/', location.origin).href;
+
+const $ = (selector, root = document) => root.querySelector(selector);
+
+/** Makes an element: `el('div', { class: 'x', onclick }, child, 'text', …)`. */
+function el(tag, attributes = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [name, value] of Object.entries(attributes)) {
+    if (value === undefined || value === null || value === false) continue;
+    if (name.startsWith('on')) node.addEventListener(name.slice(2), value);
+    else if (name in node && typeof value !== 'string') node[name] = value;
+    else node.setAttribute(name, value === true ? '' : value);
+  }
+  for (const child of children.flat()) {
+    if (child !== undefined && child !== null && child !== false) node.append(child instanceof Node ? child : String(child));
+  }
+  return node;
+}
+
+// ------------------------------------------------------------------ the wire
+
+let nextId = 1;
+
+/** Header values must be ASCII without surrounding spaces; anything else goes in the `=?base64?…?=` form. */
+function headerValue(value) {
+  const text = String(value);
+  if (/^[\x20-\x7e]*$/.test(text) && text.trim() === text) return text;
+  const bytes = new TextEncoder().encode(text);
+  return `=?base64?${btoa(String.fromCharCode(...bytes))}?=`;
+}
+
+/** Reads an SSE body as it arrives and hands each `data:` message on. */
+async function readSse(response, onMessage) {
+  const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+  let buffer = '';
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    buffer += value;
+    const events = buffer.split(/\r?\n\r?\n/);
+    buffer = events.pop();
+    for (const event of events) {
+      const data = event.split(/\r?\n/).filter((line) => line.startsWith('data:')).map((line) => line.slice(5).replace(/^ /, '')).join('\n');
+      if (data) onMessage(JSON.parse(data));
+    }
+  }
+}
+
+/**
+ * One JSON-RPC request. Resolves to the response message (`result` or `error`); notifications on the
+ * stream go to `onNotification`. Every exchange is written to the log.
+ */
+async function rpc(method, params = {}, { signal, progressToken, onNotification, headers: extraHeaders = {} } = {}) {
+  const id = nextId++;
+  const meta = {
+    'io.modelcontextprotocol/protocolVersion': PROTOCOL_VERSION,
+    'io.modelcontextprotocol/clientCapabilities': CAPABILITIES,
+    'io.modelcontextprotocol/clientInfo': CLIENT_INFO,
+    ...(progressToken !== undefined ? { progressToken } : {}),
+  };
+  const body = { jsonrpc: '2.0', id, method, params: { ...params, _meta: meta } };
+  const headers = {
+    'Content-Type': 'application/json',
+    Accept: 'application/json, text/event-stream',
+    'MCP-Protocol-Version': PROTOCOL_VERSION,
+    'Mcp-Method': method,
+    ...extraHeaders,
+  };
+  const name = method === 'resources/read' ? params.uri : method === 'tools/call' || method === 'prompts/get' ? params.name : undefined;
+  if (name !== undefined) headers['Mcp-Name'] = headerValue(name);
+  const token = $('#token').value.trim();
+  if (token) headers.Authorization = `Bearer ${token}`;
+  const log = logEntry(method, name, body);
+  let response;
+  try {
+    response = await fetch(ENDPOINT, { method: 'POST', headers, body: JSON.stringify(body), signal });
+    log.status(response.status);
+    let final;
+    const take = (message) => {
+      log.received(message);
+      if (message.id === id && ('result' in message || 'error' in message)) final = message;
+      else if (message.method) onNotification?.(message);
+    };
+    const type = (response.headers.get('content-type') ?? '').split(';')[0].trim();
+    if (type === 'text/event-stream') await readSse(response, take);
+    else {
+      const text = await response.text();
+      if (type === 'application/json' && text) take(JSON.parse(text));
+      else if (text) log.received(text);
+    }
+    if (response.status === 401) showConnectionError('The server asks for a bearer token (HTTP 401): enter it above.');
+    if (!final) throw new Error(`HTTP ${response.status}: no JSON-RPC response`);
+    log.done(final.error ? 'error' : final.result?.resultType ?? 'ok');
+    return final;
+  } catch (error) {
+    log.done(error.name === 'AbortError' ? 'cancelled' : 'failed');
+    throw error;
+  }
+}
+
+/** Calls a list method, following `nextCursor` to the end. */
+async function listAll(method, key) {
+  const items = [];
+  let cursor;
+  do {
+    const reply = await rpc(method, cursor ? { cursor } : {});
+    if (reply.error) throw new Error(`${method}: ${reply.error.message}`);
+    items.push(...(reply.result[key] ?? []));
+    cursor = reply.result.nextCursor;
+  } while (cursor);
+  return items;
+}
+
+// ------------------------------------------------------------------ the log
+
+function logEntry(method, name, sent) {
+  const started = performance.now();
+  const elapsed = () => `${Math.round(performance.now() - started)} ms`;
+  const summary = el('summary', {}, `#${sent.id} ${method}${name !== undefined ? ` ${name}` : ''} …`);
+  const entry = el('details', { class: 'log-entry' }, summary, el('div', { class: 'dir' }, 'sent'), el('pre', {}, JSON.stringify(sent, null, 2)));
+  $('#log-entries').prepend(entry);
+  let status = '';
+  return {
+    status(code) {
+      status = `HTTP ${code}`;
+    },
+    received(message) {
+      entry.append(el('div', { class: 'dir' }, `received at +${elapsed()}`), el('pre', {}, typeof message === 'string' ? message : JSON.stringify(message, null, 2)));
+    },
+    done(outcome) {
+      summary.textContent = `#${sent.id} ${method}${name !== undefined ? ` ${name}` : ''} · ${[status, outcome].filter(Boolean).join(' · ')} · ${elapsed()}`;
+    },
+  };
+}
+
+// ------------------------------------------------------------------ forms from JSON schemas
+
+const FORMAT_INPUT = { email: 'email', uri: 'url', date: 'date', 'date-time': 'datetime-local' };
+
+/** The options of an enum property: `enum`, or titled `oneOf` / `anyOf` of `{ const, title }`. */
+function enumOptions(schema) {
+  if (!schema) return undefined;
+  if (Array.isArray(schema.enum)) return schema.enum.map((value) => ({ value, title: String(value) }));
+  const titled = schema.oneOf ?? schema.anyOf;
+  if (Array.isArray(titled) && titled.every((option) => option && 'const' in option)) {
+    return titled.map((option) => ({ value: option.const, title: option.title ?? String(option.const) }));
+  }
+  return undefined;
+}
+
+/** The type of a property, `["string","null"]` read as `string`. */
+function typeOf(schema) {
+  const type = Array.isArray(schema.type) ? schema.type.find((t) => t !== 'null') : schema.type;
+  return type ?? (enumOptions(schema) ? 'string' : undefined);
+}
+
+let fieldCounter = 0;
+
+/** One input for one property; `read()` gives its value, or `undefined` when left empty. */
+function schemaField(name, schema, required) {
+  const id = `field-${++fieldCounter}`;
+  const label = schema.title ?? name;
+  const hint = schema.description ? el('span', { class: 'hint' }, schema.description) : undefined;
+  const type = typeOf(schema);
+  const options = enumOptions(schema);
+  const itemOptions = type === 'array' ? enumOptions(schema.items) : undefined;
+  const labelEl = el('label', { for: id, class: required ? 'required' : undefined }, label);
+
+  if (type === 'boolean') {
+    const input = el('input', { id, name, type: 'checkbox', checked: schema.default === true });
+    return { node: el('div', { class: 'field inline' }, input, labelEl, hint), read: () => input.checked };
+  }
+  if (itemOptions) {
+    const boxes = itemOptions.map((option) => el('input', { type: 'checkbox', name, value: option.value, checked: (schema.default ?? []).includes(option.value) }));
+    const node = el(
+      'fieldset',
+      { class: 'field', 'data-field': name },
+      el('legend', { class: required ? 'required' : undefined }, label),
+      hint,
+      boxes.map((box, i) => el('label', { class: 'field inline' }, box, itemOptions[i].title)),
+    );
+    return {
+      node,
+      read: () => {
+        const chosen = boxes.filter((box) => box.checked).map((box) => box.value);
+        return chosen.length > 0 || required ? chosen : undefined;
+      },
+      check: () => {
+        const count = boxes.filter((box) => box.checked).length;
+        if (schema.minItems !== undefined && count < schema.minItems) return `${label}: pick at least ${schema.minItems}`;
+        if (schema.maxItems !== undefined && count > schema.maxItems) return `${label}: pick at most ${schema.maxItems}`;
+        return undefined;
+      },
+    };
+  }
+  if (options) {
+    const select = el(
+      'select',
+      { id, name, required },
+      el('option', { value: '' }, required ? '— choose —' : '—'),
+      options.map((option) => el('option', { value: String(option.value), selected: option.value === schema.default }, option.title)),
+    );
+    return { node: el('div', { class: 'field' }, labelEl, hint, select), read: () => (select.value === '' ? undefined : options.find((o) => String(o.value) === select.value).value) };
+  }
+  if (type === 'number' || type === 'integer') {
+    const input = el('input', { id, name, type: 'number', required, min: schema.minimum, max: schema.maximum, step: type === 'integer' ? '1' : 'any', value: schema.default });
+    return { node: el('div', { class: 'field' }, labelEl, hint, input), read: () => (input.value === '' ? undefined : Number(input.value)) };
+  }
+  if (type === 'string') {
+    const inputType = FORMAT_INPUT[schema.format] ?? 'text';
+    const input = el('input', { id, name, type: inputType, required, minlength: schema.minLength, maxlength: schema.maxLength, pattern: schema.pattern, value: schema.default });
+    const read = () => {
+      if (input.value === '') return undefined;
+      return inputType === 'datetime-local' ? new Date(input.value).toISOString() : input.value;
+    };
+    return { node: el('div', { class: 'field' }, labelEl, hint, input), read };
+  }
+  // Objects, arrays of anything and untyped properties: JSON typed by hand.
+  const area = el('textarea', { id, name, required, placeholder: 'JSON' }, schema.default !== undefined ? JSON.stringify(schema.default, null, 2) : '');
+  return {
+    node: el('div', { class: 'field' }, labelEl, hint, area),
+    read: () => (area.value.trim() === '' ? undefined : JSON.parse(area.value)),
+    check: () => {
+      if (area.value.trim() === '') return undefined;
+      try {
+        JSON.parse(area.value);
+        return undefined;
+      } catch {
+        return `${label}: not valid JSON`;
+      }
+    },
+  };
+}
+
+/** A form for an object schema. `values()` checks it (as the browser does) and returns the object, or throws. */
+function schemaForm(schema, { submitLabel, extraButtons = [] } = {}) {
+  const properties = schema?.properties ?? {};
+  const required = new Set(schema?.required ?? []);
+  const fields = Object.entries(properties).map(([name, property]) => ({ name, ...schemaField(name, property ?? {}, required.has(name)) }));
+  const form = el('form', { novalidate: false }, fields.map((field) => field.node));
+  if (fields.length === 0) form.append(el('p', { class: 'muted' }, 'No arguments.'));
+  const submit = el('button', { type: 'submit', class: 'primary' }, submitLabel);
+  form.append(el('div', { class: 'actions' }, submit, ...extraButtons));
+  return {
+    form,
+    submit,
+    values() {
+      if (!form.reportValidity()) throw new Error('Please complete the form.');
+      const problem = fields.map((field) => field.check?.()).find(Boolean);
+      if (problem) throw new Error(problem);
+      const out = {};
+      for (const field of fields) {
+        const value = field.read();
+        if (value !== undefined) out[field.name] = value;
+      }
+      return out;
+    },
+  };
+}
+
+// ------------------------------------------------------------------ rendering results
+
+/** A collapsible tree of a JSON value. */
+function jsonTree(value, key, depth = 0) {
+  if (value !== null && typeof value === 'object') {
+    const entries = Array.isArray(value) ? value.map((item, i) => [i, item]) : Object.entries(value);
+    const label = Array.isArray(value) ? `[${entries.length}]` : `{${entries.length}}`;
+    return el(
+      'details',
+      { open: depth < 3 },
+      el('summary', {}, key !== undefined ? el('span', { class: 'key' }, `${key}: `) : '', label),
+      entries.map(([k, v]) => jsonTree(v, k, depth + 1)),
+    );
+  }
+  return el('div', { class: 'leaf' }, key !== undefined ? el('span', { class: 'key' }, `${key}: `) : '', el('span', { class: typeof value }, JSON.stringify(value)));
+}
+
+const dataUrl = (mimeType, base64) => `data:${mimeType};base64,${base64}`;
+
+/** One content block of a tool result or prompt message. */
+function contentBlock(block) {
+  switch (block?.type) {
+    case 'text':
+      return el('pre', { class: 'block text' }, block.text);
+    case 'image':
+      return el('div', { class: 'block' }, el('img', { src: dataUrl(block.mimeType, block.data), alt: 'image content' }));
+    case 'audio':
+      return el('div', { class: 'block' }, el('audio', { controls: true, src: dataUrl(block.mimeType, block.data) }));
+    case 'resource_link':
+      return el(
+        'div',
+        { class: 'block resource-link' },
+        el('span', { class: 'block-label' }, 'resource link'),
+        el('code', {}, block.uri),
+        block.title ?? block.name,
+        block.mimeType ? el('span', { class: 'muted' }, block.mimeType) : undefined,
+        el('button', { type: 'button', class: 'secondary', onclick: () => showResource({ uri: block.uri, name: block.name }) }, 'Read'),
+      );
+    case 'resource':
+      return el('div', { class: 'block' }, el('span', { class: 'block-label' }, `embedded resource ${block.resource?.uri ?? ''}`), resourceContents(block.resource));
+    default:
+      return el('div', { class: 'block' }, el('span', { class: 'block-label' }, `${block?.type ?? 'unknown'} block`), jsonTree(block));
+  }
+}
+
+/** One item of `resources/read` contents, shown by its MIME type. */
+function resourceContents(item) {
+  const mime = (item?.mimeType ?? '').toLowerCase();
+  const essence = mime.split(';')[0].trim();
+  const label = el('div', { class: 'block-label' }, [item?.uri, item?.mimeType].filter(Boolean).join(' · '));
+  if (mime.replace(/\s/g, '') === APP_MIME || (item?.uri ?? '').startsWith('ui://')) {
+    const html = item.text ?? (item.blob !== undefined ? new TextDecoder().decode(Uint8Array.from(atob(item.blob), (c) => c.charCodeAt(0))) : '');
+    return el('div', { class: 'block' }, label, appFrame(html));
+  }
+  if (item?.blob !== undefined) {
+    if (essence.startsWith('image/')) return el('div', { class: 'block' }, label, el('img', { src: dataUrl(essence, item.blob), alt: item.uri }));
+    if (essence.startsWith('audio/')) return el('div', { class: 'block' }, label, el('audio', { controls: true, src: dataUrl(essence, item.blob) }));
+    return el('div', { class: 'block' }, label, el('a', { href: dataUrl(essence || 'application/octet-stream', item.blob), download: item.uri.split('/').pop() || 'resource' }, `download (${Math.round((item.blob.length * 3) / 4)} bytes)`));
+  }
+  if (essence === 'application/json' || essence.endsWith('+json')) {
+    try {
+      return el('div', { class: 'block' }, label, el('div', { class: 'tree' }, jsonTree(JSON.parse(item.text))));
+    } catch {
+      // Not JSON after all: shown as text below.
+    }
+  }
+  return el('div', { class: 'block' }, label, el('pre', { class: 'text' }, item?.text ?? ''));
+}
+
+/** An MCP app in an iframe sandboxed without `allow-same-origin`: it runs, but cannot reach the page or the server. */
+function appFrame(html) {
+  const frame = el('iframe', { class: 'app', sandbox: 'allow-scripts', src: 'playground/app-frame.html', title: 'MCP app' });
+  const onReady = (event) => {
+    if (event.source !== frame.contentWindow || event.data?.type !== 'app-frame-ready') return;
+    window.removeEventListener('message', onReady);
+    frame.contentWindow.postMessage({ type: 'render-app', html }, '*');
+  };
+  window.addEventListener('message', onReady);
+  return frame;
+}
+
+function toolResult(result) {
+  const box = el('div', { class: `result${result.isError ? ' is-error' : ''}`, 'data-result': result.isError ? 'error' : 'ok' });
+  if (result.isError) box.append(el('div', { class: 'error-label', role: 'alert' }, 'Tool error'));
+  for (const block of result.content ?? []) box.append(contentBlock(block));
+  if (result.structuredContent !== undefined) box.append(el('h3', {}, 'Structured content'), el('div', { class: 'tree structured' }, jsonTree(result.structuredContent)));
+  return box;
+}
+
+function promptResult(result) {
+  const box = el('div', { class: 'result', 'data-result': 'ok' });
+  if (result.description) box.append(el('p', { class: 'muted' }, result.description));
+  for (const message of result.messages ?? []) box.append(el('div', { class: 'block' }, el('div', { class: 'message-role' }, message.role), contentBlock(message.content)));
+  return box;
+}
+
+function readResult(result) {
+  return el('div', { class: 'result', 'data-result': 'ok' }, (result.contents ?? []).map(resourceContents));
+}
+
+function errorBox(text) {
+  return el('div', { class: 'result error', 'data-result': 'rpc-error', role: 'alert' }, text);
+}
+
+// ------------------------------------------------------------------ a run: progress, cancel, input rounds
+
+let progressCounter = 0;
+
+/**
+ * Runs one request as a person watches it: a progress bar fed by `notifications/progress`, a cancel
+ * button (aborting the fetch closes the stream, which cancels the call on HTTP), and the
+ * `input_required` rounds answered through forms until the result is complete.
+ */
+async function run(container, method, params, render) {
+  const controller = new AbortController();
+  const progressToken = `playground-${++progressCounter}`;
+  const bar = el('progress', { max: 1, value: 0 });
+  const count = el('span', { class: 'progress-count' }, '');
+  const message = el('span', { class: 'progress-message' }, '');
+  const progress = el('div', { class: 'progress', hidden: true }, bar, count, message);
+  const status = el('div', { class: 'status' }, 'running…');
+  const cancel = el('button', { type: 'button', class: 'secondary cancel', onclick: () => controller.abort() }, 'Cancel call');
+  const rounds = el('div', { class: 'rounds' });
+  const box = el('div', { class: 'run', 'data-state': 'running' }, el('div', { class: 'actions' }, status, cancel), progress, rounds);
+  container.replaceChildren(box);
+  const onNotification = (note) => {
+    if (note.method !== 'notifications/progress' || note.params?.progressToken !== progressToken) return;
+    const { progress: done, total, message: text } = note.params;
+    progress.hidden = false;
+    if (typeof total === 'number') {
+      bar.max = total;
+      bar.value = done;
+      count.textContent = `${done}/${total}`;
+    } else {
+      bar.removeAttribute('value');
+      count.textContent = String(done);
+    }
+    if (text) message.textContent = text;
+  };
+  const finish = (state, text, node) => {
+    box.dataset.state = state;
+    status.textContent = text;
+    cancel.remove();
+    if (node) box.append(node);
+  };
+  let extra = {};
+  try {
+    for (let round = 1; ; round++) {
+      const reply = await rpc(method, { ...params, ...extra }, { signal: controller.signal, progressToken, onNotification, headers: mirroredHeaders(method, params) });
+      if (reply.error) return finish('error', `error ${reply.error.code}`, errorBox(`${reply.error.code}: ${reply.error.message}`));
+      const result = reply.result;
+      if (result.resultType !== 'input_required') {
+        return finish(result.isError ? 'tool-error' : 'done', result.isError ? 'the tool reported an error' : `done${round > 1 ? ` after ${round} rounds` : ''}`, render(result));
+      }
+      status.textContent = `round ${round}: the server asks for input`;
+      const inputResponses = {};
+      for (const [key, request] of Object.entries(result.inputRequests ?? {})) {
+        inputResponses[key] = await answer(rounds, request, controller.signal);
+      }
+      extra = { inputResponses, ...(result.requestState !== undefined ? { requestState: result.requestState } : {}) };
+      status.textContent = `round ${round + 1}: retrying with the answers`;
+    }
+  } catch (error) {
+    if (controller.signal.aborted) finish('cancelled', 'cancelled');
+    else finish('error', 'failed', errorBox(error.message));
+  }
+}
+
+/** The tool's `x-mcp-header` arguments, mirrored into `Mcp-Param-*` headers (SEP-2243). */
+let currentToolSchema;
+function mirroredHeaders(method, params) {
+  if (method !== 'tools/call' || !currentToolSchema) return {};
+  const headers = {};
+  for (const [name, property] of Object.entries(currentToolSchema.properties ?? {})) {
+    const header = property?.['x-mcp-header'];
+    const value = params.arguments?.[name];
+    if (header && value !== undefined && value !== null) headers[`Mcp-Param-${header}`] = headerValue(value);
+  }
+  return headers;
+}
+
+/** Asks the person one input request; resolves to its response. */
+function answer(container, request, signal) {
+  return new Promise((resolve, reject) => {
+    if (request.method !== 'elicitation/create' || (request.params?.mode ?? 'form') !== 'form') {
+      // Only form elicitation is declared in the capabilities; anything else is declined.
+      resolve({ action: 'decline' });
+      return;
+    }
+    const done = (response) => {
+      panel.remove();
+      signal.removeEventListener('abort', onAbort);
+      rounds.append(el('div', { class: 'status answered' }, `answered “${request.params.message}”: ${response.action}`));
+      resolve(response);
+    };
+    const rounds = container;
+    const decline = el('button', { type: 'button', class: 'secondary', 'data-action': 'decline', onclick: () => done({ action: 'decline' }) }, 'Decline');
+    const cancel = el('button', { type: 'button', class: 'secondary', 'data-action': 'cancel', onclick: () => done({ action: 'cancel' }) }, 'Cancel');
+    const form = schemaForm(request.params.requestedSchema, { submitLabel: 'Accept', extraButtons: [decline, cancel] });
+    form.submit.dataset.action = 'accept';
+    const problem = el('p', { class: 'error', hidden: true });
+    form.form.addEventListener('submit', (event) => {
+      event.preventDefault();
+      try {
+        done({ action: 'accept', content: form.values() });
+      } catch (error) {
+        problem.textContent = error.message;
+        problem.hidden = false;
+      }
+    });
+    const panel = el('div', { class: 'elicitation', role: 'dialog', 'aria-label': request.params.message }, el('p', { class: 'message' }, request.params.message), form.form, problem);
+    const onAbort = () => {
+      panel.remove();
+      reject(new DOMException('cancelled', 'AbortError'));
+    };
+    signal.addEventListener('abort', onAbort);
+    container.append(panel);
+    panel.querySelector('input, select, textarea, button')?.focus();
+  });
+}
+
+// ------------------------------------------------------------------ completions
+
+/** Suggestions as the person types, from `completion/complete`, in a datalist under the input. */
+function withCompletions(input, ref, argumentName, otherValues) {
+  const list = el('datalist', { id: `${input.id}-completions` });
+  input.setAttribute('list', list.id);
+  input.setAttribute('autocomplete', 'off');
+  let timer;
+  let latest = 0;
+  const ask = async () => {
+    const asked = ++latest;
+    try {
+      const context = Object.fromEntries(Object.entries(otherValues()).filter(([name, value]) => name !== argumentName && value !== ''));
+      const reply = await rpc('completion/complete', { ref, argument: { name: argumentName, value: input.value }, context: { arguments: context } });
+      if (asked !== latest || reply.error) return;
+      list.replaceChildren(...(reply.result.completion?.values ?? []).map((value) => el('option', { value })));
+      input.dataset.completions = (reply.result.completion?.values ?? []).join(',');
+    } catch {
+      // A failed suggestion is no reason to bother the person.
+    }
+  };
+  input.addEventListener('input', () => {
+    clearTimeout(timer);
+    timer = setTimeout(ask, 150);
+  });
+  input.addEventListener('focus', ask, { once: true });
+  return list;
+}
+
+/** A form of string arguments (prompts, template variables), each with completions. */
+function argumentsForm(args, ref, submitLabel) {
+  const inputs = {};
+  const values = () => Object.fromEntries(Object.entries(inputs).map(([name, input]) => [name, input.value]));
+  const fields = args.map((arg) => {
+    const id = `field-${++fieldCounter}`;
+    const input = el('input', { id, name: arg.name, required: arg.required });
+    inputs[arg.name] = input;
+    return el(
+      'div',
+      { class: 'field' },
+      el('label', { for: id, class: arg.required ? 'required' : undefined }, arg.title ?? arg.name),
+      arg.description ? el('span', { class: 'hint' }, arg.description) : undefined,
+      input,
+      withCompletions(input, ref, arg.name, values),
+    );
+  });
+  const submit = el('button', { type: 'submit', class: 'primary' }, submitLabel);
+  const form = el('form', {}, fields, args.length === 0 ? el('p', { class: 'muted' }, 'No arguments.') : undefined, el('div', { class: 'actions' }, submit));
+  return { form, values };
+}
+
+// ------------------------------------------------------------------ the detail panel
+
+function detailHeader(kind, entry, extra) {
+  return el('div', { class: 'detail-header' },
+    el('div', { class: 'block-label' }, kind),
+    el('h2', {}, entry.title ?? entry.name, entry.title && entry.title !== entry.name ? el('span', { class: 'muted' }, ` ${entry.name}`) : ''),
+    entry.description ? el('p', {}, entry.description) : undefined,
+    extra,
+  );
+}
+
+function showTool(tool) {
+  const output = el('div', { class: 'output' });
+  const form = schemaForm(tool.inputSchema, { submitLabel: 'Call' });
+  const problem = el('p', { class: 'error', hidden: true });
+  form.form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    problem.hidden = true;
+    let args;
+    try {
+      args = form.values();
+    } catch (error) {
+      problem.textContent = error.message;
+      problem.hidden = false;
+      return;
+    }
+    currentToolSchema = tool.inputSchema;
+    void run(output, 'tools/call', { name: tool.name, arguments: args }, toolResult);
+  });
+  const annotations = tool.annotations ? el('details', {}, el('summary', {}, 'annotations and schemas'), el('div', { class: 'tree' }, jsonTree({ annotations: tool.annotations, inputSchema: tool.inputSchema, outputSchema: tool.outputSchema }))) : undefined;
+  $('#detail').replaceChildren(detailHeader('tool', tool, annotations), form.form, problem, output);
+  $('#detail').dataset.showing = `tool:${tool.name}`;
+}
+
+function showPrompt(prompt) {
+  const output = el('div', { class: 'output' });
+  const { form, values } = argumentsForm(prompt.arguments ?? [], { type: 'ref/prompt', name: prompt.name }, 'Get prompt');
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    if (!form.reportValidity()) return;
+    const args = Object.fromEntries(Object.entries(values()).filter(([, value]) => value !== ''));
+    void run(output, 'prompts/get', { name: prompt.name, arguments: args }, promptResult);
+  });
+  $('#detail').replaceChildren(detailHeader('prompt', prompt), form, output);
+  $('#detail').dataset.showing = `prompt:${prompt.name}`;
+}
+
+function showResource(resource) {
+  const output = el('div', { class: 'output' });
+  const read = el('button', { type: 'button', class: 'primary', onclick: () => run(output, 'resources/read', { uri: resource.uri }, readResult) }, 'Read');
+  $('#detail').replaceChildren(detailHeader('resource', resource, el('p', {}, el('code', {}, resource.uri), resource.mimeType ? el('span', { class: 'muted' }, ` ${resource.mimeType}`) : '')), el('div', { class: 'actions' }, read), output);
+  $('#detail').dataset.showing = `resource:${resource.uri}`;
+  read.click();
+}
+
+/** The variables of an RFC 6570 template, with the operator of their expression. */
+function templateVariables(template) {
+  const variables = [];
+  for (const [, operator, names] of template.matchAll(/\{([+#./;?&]?)([^}]+)\}/g)) {
+    for (const name of names.split(',')) variables.push({ name: name.replace(/[*]|:\d+$/g, ''), operator });
+  }
+  return variables;
+}
+
+/** Expands a template (simple and reserved expansion; the other operators joined as RFC 6570 does). */
+function expandTemplate(template, values) {
+  return template.replace(/\{([+#./;?&]?)([^}]+)\}/g, (_, operator, names) => {
+    const parts = names.split(',').map((name) => name.replace(/[*]|:\d+$/g, '')).filter((name) => values[name] !== undefined && values[name] !== '');
+    const encode = (value) => (operator === '+' || operator === '#' ? encodeURI(value) : encodeURIComponent(value));
+    const joined = {
+      '': [',', ''], '+': [',', ''], '#': [',', '#'], '.': ['.', '.'], '/': ['/', '/'], ';': [';', ';'], '?': ['&', '?'], '&': ['&', '&'],
+    }[operator];
+    const named = operator === ';' || operator === '?' || operator === '&';
+    const items = parts.map((name) => (named ? `${name}=${encode(values[name])}` : encode(values[name])));
+    return items.length === 0 ? '' : joined[1] + items.join(joined[0]);
+  });
+}
+
+function showTemplate(template) {
+  const output = el('div', { class: 'output' });
+  const variables = templateVariables(template.uriTemplate).map(({ name }) => ({ name, required: true }));
+  const { form, values } = argumentsForm(variables, { type: 'ref/resource', uri: template.uriTemplate }, 'Read');
+  const uri = el('code', { class: 'expanded' }, template.uriTemplate);
+  form.addEventListener('input', () => (uri.textContent = expandTemplate(template.uriTemplate, values())));
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    if (!form.reportValidity()) return;
+    void run(output, 'resources/read', { uri: expandTemplate(template.uriTemplate, values()) }, readResult);
+  });
+  $('#detail').replaceChildren(detailHeader('resource template', template, el('p', {}, el('code', {}, template.uriTemplate))), form, el('p', {}, 'URI: ', uri), output);
+  $('#detail').dataset.showing = `template:${template.uriTemplate}`;
+}
+
+// ------------------------------------------------------------------ lists and start-up
+
+const LISTS = {
+  tools: { method: 'tools/list', key: 'tools', capability: 'tools', show: showTool, label: (t) => t.name },
+  prompts: { method: 'prompts/list', key: 'prompts', capability: 'prompts', show: showPrompt, label: (p) => p.name },
+  resources: { method: 'resources/list', key: 'resources', capability: 'resources', show: showResource, label: (r) => r.name ?? r.uri },
+  templates: { method: 'resources/templates/list', key: 'resourceTemplates', capability: 'resources', show: showTemplate, label: (t) => t.name ?? t.uriTemplate },
+};
+
+function fillList(kind, items) {
+  const { show, label } = LISTS[kind];
+  $(`#count-${kind}`).textContent = String(items.length);
+  $(`#list-${kind}`).replaceChildren(
+    ...items.map((item) => {
+      const button = el(
+        'button',
+        { type: 'button', 'data-name': label(item) },
+        el('span', { class: 'name' }, label(item)),
+        item.description ? el('span', { class: 'desc' }, item.description) : undefined,
+      );
+      button.addEventListener('click', () => {
+        for (const selected of document.querySelectorAll('.entries .selected')) selected.classList.remove('selected');
+        button.classList.add('selected');
+        show(item);
+      });
+      return el('li', {}, button);
+    }),
+  );
+  if (items.length === 0) $(`#list-${kind}`).replaceChildren(el('li', { class: 'muted' }, 'none'));
+}
+
+function showConnectionError(text) {
+  const box = $('#connection-error');
+  box.textContent = text;
+  box.hidden = !text;
+}
+
+async function connect() {
+  showConnectionError('');
+  $('#endpoint').textContent = ENDPOINT;
+  try {
+    const discover = await rpc('server/discover');
+    if (discover.error) throw new Error(`server/discover: ${discover.error.message}`);
+    const { capabilities = {}, instructions } = discover.result;
+    const serverInfo = discover.result._meta?.['io.modelcontextprotocol/serverInfo'] ?? discover.result.serverInfo ?? {};
+    $('#server-name').textContent = serverInfo.title ?? serverInfo.name ?? 'MCP server';
+    $('#server-version').textContent = [serverInfo.name !== serverInfo.title ? serverInfo.name : undefined, serverInfo.version].filter(Boolean).join(' ');
+    document.title = `${$('#server-name').textContent} · MCP playground`;
+    $('#instructions').textContent = instructions ?? '';
+    $('#instructions').hidden = !instructions;
+    await Promise.all(
+      Object.entries(LISTS).map(async ([kind, { method, key, capability }]) => {
+        fillList(kind, capabilities[capability] ? await listAll(method, key) : []);
+      }),
+    );
+    document.body.dataset.ready = 'true';
+  } catch (error) {
+    if ($('#connection-error').hidden) showConnectionError(`Cannot reach ${ENDPOINT}: ${error.message}`);
+  }
+}
+
+for (const tab of document.querySelectorAll('[role="tab"]')) {
+  tab.addEventListener('click', () => {
+    for (const other of document.querySelectorAll('[role="tab"]')) other.setAttribute('aria-selected', String(other === tab));
+    for (const list of document.querySelectorAll('.entries')) list.hidden = list.dataset.list !== tab.dataset.tab;
+  });
+}
+$('#token-form').addEventListener('submit', (event) => {
+  event.preventDefault();
+  void connect();
+});
+$('#clear-log').addEventListener('click', () => $('#log-entries').replaceChildren());
+void connect();

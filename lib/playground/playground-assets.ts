@@ -1,0 +1,85 @@
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+/** One file of the page, held in memory (the page is small and never changes while the app runs). */
+export interface PlaygroundAsset {
+  contentType: string;
+  body: Buffer;
+  /** The Content-Security-Policy the file is served with. */
+  csp: string;
+}
+
+/**
+ * The page's own policy: its script and styles come from its own path, it talks to the endpoint only,
+ * and nothing inline runs. Images and audio of tool results arrive as `data:` URLs.
+ */
+const PAGE_CSP = [
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self' data:",
+  "media-src 'self' data:",
+  "connect-src 'self'",
+  "frame-src 'self'",
+  "base-uri 'none'",
+  "form-action 'none'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+/**
+ * The host frame of MCP app (`ui://`) resources: loaded into an iframe sandboxed without
+ * `allow-same-origin` (an opaque origin: it cannot reach the page, its token or the endpoint), it writes
+ * the app's HTML, whose inline script and styles it must allow (its own small script is inline too: an
+ * opaque origin fetches with `Origin: null`, which the Origin rules refuse). It may talk to no server.
+ */
+const APP_FRAME_CSP = [
+  "default-src 'none'",
+  "script-src 'unsafe-inline'",
+  "style-src 'unsafe-inline'",
+  'img-src data:',
+  'media-src data:',
+  'font-src data:',
+  "base-uri 'none'",
+  "form-action 'none'",
+  "frame-ancestors 'self'",
+  // Sandboxed even when opened on its own or framed without the attribute.
+  'sandbox allow-scripts',
+].join('; ');
+
+const FILES: Record<string, { file: string; contentType: string; csp: string }> = {
+  '': { file: 'index.html', contentType: 'text/html; charset=utf-8', csp: PAGE_CSP },
+  'playground.js': { file: 'playground.js', contentType: 'text/javascript; charset=utf-8', csp: PAGE_CSP },
+  'playground.css': { file: 'playground.css', contentType: 'text/css; charset=utf-8', csp: PAGE_CSP },
+  'app-frame.html': { file: 'app-frame.html', contentType: 'text/html; charset=utf-8', csp: APP_FRAME_CSP },
+};
+
+/** The page's path below the endpoint: `/mcp` → `/mcp/playground`. */
+export function playgroundPath(endpoint: string): string {
+  return `${endpoint === '/' ? '' : endpoint.replace(/\/$/, '')}/playground`;
+}
+
+let loaded: ReadonlyMap<string, PlaygroundAsset> | undefined;
+
+/**
+ * The files of the page by their name below the page's path (`''` is the page itself). They ship
+ * beside this module (`assets/`, copied into `dist/lib/playground/` by the build) and are read once.
+ */
+export function playgroundAssets(): ReadonlyMap<string, PlaygroundAsset> {
+  loaded ??= new Map(
+    Object.entries(FILES).map(([name, { file, contentType, csp }]) => [
+      name,
+      { contentType, csp, body: readAsset(file) },
+    ]),
+  );
+  return loaded;
+}
+
+function readAsset(file: string): Buffer {
+  const path = fileURLToPath(new URL(`assets/${file}`, import.meta.url));
+  try {
+    return readFileSync(path);
+  } catch (error) {
+    // A build that compiled lib/ without copying its assets (the package's build does copy them).
+    throw new Error(`the playground's file ${path} is missing: copy lib/playground/assets next to the compiled playground/ folder`, { cause: error });
+  }
+}

@@ -1,0 +1,365 @@
+/// <reference lib="dom" />
+// The callbacks of page.$eval / waitForFunction run in the page: they are typed with the DOM library.
+import 'reflect-metadata';
+import { Injectable, Module } from '@nestjs/common';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { mkdirSync } from 'node:fs';
+import type { Page } from 'puppeteer-core';
+import { audio, image, McpArg, McpModule, McpResource, McpTool, McpToolError, resourceLink, type McpAuthInfo, type McpToolResult } from 'nest-mcp';
+import { HttpAppModule } from '../sample/http-app.module.js';
+import { BillingService } from '../sample/tools/billing.service.js';
+import { describeWithChromium, launchChromium, type HeadlessBrowser } from './support/browser.js';
+import { startApp, type StartedApp } from './support/mcp-http.js';
+
+// The page as a person uses it: a real headless Chromium on the sample's playground. Every wait is
+// for something the page shows (no timed assertions). UPDATE_SCREENSHOT=1 rewrites docs/playground.png.
+const SCREENSHOT = 'docs/playground.png';
+
+/** Clicks an entry of a list tab (tools, prompts, resources, templates). */
+async function open(page: Page, tab: string, name: string): Promise<void> {
+  await page.click(`[role="tab"][data-tab="${tab}"]`);
+  await page.click(`#list-${tab} button[data-name="${name}"]`);
+  await page.waitForSelector(`#detail[data-showing^="${tab === 'templates' ? 'template' : tab.replace(/s$/, '')}:"]`);
+}
+
+/** Waits for the run in the detail panel to end, and returns its state and text. */
+async function finished(page: Page): Promise<{ state: string; text: string }> {
+  await page.waitForSelector('#detail .run:not([data-state="running"])');
+  return page.$eval('#detail .run', (run) => ({ state: (run as HTMLElement).dataset.state!, text: (run as HTMLElement).innerText }));
+}
+
+/** Waits for the elicitation form asking `message`. */
+function question(page: Page, message: string) {
+  return page.waitForSelector(`#detail .elicitation[aria-label="${message}"]`);
+}
+
+describeWithChromium('the playground in a real browser (sample app)', () => {
+  let started: StartedApp;
+  let chromium: HeadlessBrowser;
+  let page: Page;
+  const pageErrors: string[] = [];
+
+  beforeAll(async () => {
+    started = await startApp([HttpAppModule]);
+    chromium = await launchChromium();
+    page = await chromium.browser.newPage();
+    // CSP violations and script errors would show here.
+    page.on('pageerror', (error) => pageErrors.push(String(error)));
+    page.on('console', (message) => {
+      if (message.type() === 'error') pageErrors.push(message.text());
+    });
+    await page.setViewport({ width: 1280, height: 900 });
+    await page.goto(`${started.url}/playground`);
+    await page.waitForSelector('body[data-ready="true"]');
+  }, 60_000);
+
+  afterAll(async () => {
+    await chromium?.close();
+    await started?.app.close();
+  });
+
+  it('discovers the server and lists its tools, prompts, resources and templates', async () => {
+    expect(await page.$eval('#server-name', (node) => node.textContent)).toBe('nest-mcp sample server');
+    const names = (tab: string) => page.$$eval(`#list-${tab} button`, (buttons) => buttons.map((button) => button.getAttribute('data-name')));
+    expect(await names('tools')).toEqual(expect.arrayContaining(['hello', 'process', 'onboard', 'upgrade-plan']));
+    expect(await names('prompts')).toEqual(['code-review', 'plan-review']);
+    expect(await names('resources')).toEqual(['readme', 'logo']);
+    expect(await names('templates')).toEqual(['user-profile']);
+  });
+
+  it('calls hello from the form generated from its input schema, and shows text and structured content', async () => {
+    await open(page, 'tools', 'hello');
+    await page.type('#detail input[name="name"]', 'Ada');
+    await page.click('#detail form button[type="submit"]');
+    const run = await finished(page);
+    expect(run.state).toBe('done');
+    expect(await page.$eval('#detail .result .text', (node) => node.textContent)).toBe('{"message":"Hello, Ada!"}');
+    expect(await page.$eval('#detail .result .structured', (node) => (node as HTMLElement).innerText)).toContain('message: "Hello, Ada!"');
+  });
+
+  it('runs process and its progress bar reaches 3/3 with the last message', async () => {
+    await open(page, 'tools', 'process');
+    await page.type('#detail input[name="data"]', 'abc');
+    await page.click('#detail form button[type="submit"]');
+    expect((await finished(page)).state).toBe('done');
+    const progress = await page.$eval('#detail .progress', (node) => ({
+      value: (node.querySelector('progress') as HTMLProgressElement).value,
+      max: (node.querySelector('progress') as HTMLProgressElement).max,
+      count: node.querySelector('.progress-count')!.textContent,
+      message: node.querySelector('.progress-message')!.textContent,
+    }));
+    expect(progress).toEqual({ value: 3, max: 3, count: '3/3', message: 'stored' });
+    expect(await page.$eval('#detail .result .structured', (node) => (node as HTMLElement).innerText)).toContain('Done: processed 3 characters');
+  });
+
+  it('completes upgrade-plan by filling two forms, round after round', async () => {
+    const billing = started.app.get(BillingService);
+    const chargesBefore = billing.charges.length;
+    await open(page, 'tools', 'upgrade-plan');
+    await page.type('#detail input[name="userId"]', 'user-7');
+    await page.click('#detail form button[type="submit"]');
+    await question(page, 'Pick a plan');
+    await page.select('#detail .elicitation select[name="plan"]', 'team');
+    if (process.env.UPDATE_SCREENSHOT === '1') {
+      mkdirSync('docs', { recursive: true });
+      await page.screenshot({ path: SCREENSHOT, fullPage: true });
+    }
+    await page.click('#detail .elicitation button[data-action="accept"]');
+    await question(page, 'Confirm upgrade to team?');
+    await page.click('#detail .elicitation input[name="confirmed"]');
+    await page.click('#detail .elicitation button[data-action="accept"]');
+    const run = await finished(page);
+    expect(run.state).toBe('done');
+    expect(run.text).toContain('done after 3 rounds');
+    expect(await page.$eval('#detail .result .structured', (node) => (node as HTMLElement).innerText)).toMatch(/upgraded: true[\s\S]*plan: "team"/);
+    expect(billing.charges.slice(chargesBefore)).toEqual([{ userId: 'user-7', plan: 'team' }]);
+  });
+
+  it('declines onboard: the tool completes with its own answer', async () => {
+    await open(page, 'tools', 'onboard');
+    await page.click('#detail form button[type="submit"]');
+    await question(page, 'Please enter your details');
+    // The form asks what the schema asks: a name and an email (format email).
+    expect(await page.$eval('#detail .elicitation input[name="email"]', (input) => (input as HTMLInputElement).type)).toBe('email');
+    await page.click('#detail .elicitation button[data-action="decline"]');
+    const run = await finished(page);
+    expect(run.state).toBe('done');
+    expect(run.text).toContain('answered “Please enter your details”: decline');
+    expect(await page.$eval('#detail .result .text', (node) => node.textContent)).toBe('{"message":"Onboarding cancelled."}');
+  });
+
+  it('runs wizard: titled options in the select, progress between the rounds', async () => {
+    await open(page, 'tools', 'wizard');
+    await page.click('#detail form button[type="submit"]');
+    await question(page, 'Step 1: project name?');
+    await page.type('#detail .elicitation input[name="project"]', 'demo');
+    await page.click('#detail .elicitation button[data-action="accept"]');
+    await question(page, 'Step 2: language?');
+    const options = await page.$$eval('#detail .elicitation select[name="language"] option', (nodes) => nodes.map((node) => [(node as HTMLOptionElement).value, node.textContent]));
+    expect(options).toEqual([['', '— choose —'], ['ts', 'TypeScript'], ['java', 'Java']]);
+    await page.select('#detail .elicitation select[name="language"]', 'java');
+    await page.click('#detail .elicitation button[data-action="accept"]');
+    expect((await finished(page)).state).toBe('done');
+    expect(await page.$eval('#detail .progress-count', (node) => node.textContent)).toBe('3/3');
+    expect(await page.$eval('#detail .result .structured', (node) => (node as HTMLElement).innerText)).toMatch(/project: "demo"[\s\S]*language: "java"/);
+  });
+
+  it('cancels a running call mid-stream: the fetch is aborted and the run shows cancelled', async () => {
+    await open(page, 'tools', 'quarterly-report');
+    await page.type('#detail input[name="pages"]', '20');
+    await page.click('#detail form button[type="submit"]');
+    await question(page, 'Build a 20-page report? It takes about 20 seconds.');
+    await page.click('#detail .elicitation input[name="confirmed"]');
+    await page.click('#detail .elicitation button[data-action="accept"]');
+    await page.waitForFunction(() => document.querySelector('#detail .progress-count')?.textContent === '1/20', { timeout: 10_000 });
+    await page.click('#detail .run button.cancel');
+    const run = await finished(page);
+    expect(run.state).toBe('cancelled');
+    expect(await page.$('#detail .result')).toBeNull();
+  });
+
+  it('reads resources by MIME type: markdown as text, a PNG as an image, a template as a JSON tree', async () => {
+    await open(page, 'resources', 'readme');
+    expect((await finished(page)).state).toBe('done');
+    expect(await page.$eval('#detail .result pre.text', (node) => node.textContent)).toContain('# nest-mcp sample');
+
+    await open(page, 'resources', 'logo');
+    expect((await finished(page)).state).toBe('done');
+    const image = await page.$eval('#detail .result img', (img) => ({ src: (img as HTMLImageElement).src, width: (img as HTMLImageElement).naturalWidth }));
+    expect(image.src.startsWith('data:image/png;base64,')).toBe(true);
+    expect(image.width).toBe(1);
+
+    await open(page, 'templates', 'user-profile');
+    await page.type('#detail input[name="id"]', '1');
+    expect(await page.$eval('#detail code.expanded', (node) => node.textContent)).toBe('users://1/profile');
+    await page.click('#detail form button[type="submit"]');
+    expect((await finished(page)).state).toBe('done');
+    expect(await page.$eval('#detail .result .tree', (node) => (node as HTMLElement).innerText)).toContain('name: "Ada"');
+  });
+
+  it('completes prompt arguments as the person types, then gets the prompt', async () => {
+    await open(page, 'prompts', 'code-review');
+    await page.type('#detail input[name="code"]', 'const x = 1;');
+    await page.type('#detail input[name="language"]', 'typescript');
+    await page.type('#detail input[name="framework"]', 'ne');
+    await page.waitForFunction(() => {
+      const options = [...document.querySelectorAll('#detail input[name="framework"] + datalist option')].map((o) => (o as HTMLOptionElement).value);
+      return options.join(',') === 'nestjs,next';
+    });
+    await page.type('#detail input[name="framework"]', 'stjs');
+    await page.click('#detail form button[type="submit"]');
+    expect((await finished(page)).state).toBe('done');
+    const text = await page.$eval('#detail .result', (node) => (node as HTMLElement).innerText);
+    expect(text).toContain('I review typescript (nestjs) code at strictness 3.');
+    expect(text).toContain('Please review this code:');
+  });
+
+  it('keeps the raw JSON-RPC exchange of each call in the log, with the stream and timings', async () => {
+    const summaries = await page.$$eval('#log-entries summary', (nodes) => nodes.map((node) => node.textContent));
+    expect(summaries.some((line) => /tools\/call upgrade-plan · HTTP 200 · complete · \d+ ms/.test(line ?? ''))).toBe(true);
+    expect(summaries.filter((line) => /tools\/call upgrade-plan · HTTP 200 · input_required/.test(line ?? ''))).toHaveLength(2);
+    const processEntry = await page.$$eval('#log-entries .log-entry', (entries) =>
+      entries.find((entry) => entry.querySelector('summary')!.textContent!.includes('tools/call process'))!.textContent,
+    );
+    expect(processEntry).toContain('"method": "notifications/progress"');
+    expect(processEntry).toMatch(/received at \+\d+ ms/);
+    expect(pageErrors).toEqual([]);
+  });
+});
+
+const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==', 'base64');
+
+/** A tenth of a second of silence as an 8 kHz, 8-bit mono WAV. */
+function silentWav(): Buffer {
+  const samples = Buffer.alloc(800, 128);
+  const header = Buffer.alloc(44);
+  header.write('RIFF', 0);
+  header.writeUInt32LE(36 + samples.length, 4);
+  header.write('WAVEfmt ', 8);
+  header.writeUInt32LE(16, 16);
+  header.writeUInt16LE(1, 20); // PCM
+  header.writeUInt16LE(1, 22); // mono
+  header.writeUInt32LE(8000, 24);
+  header.writeUInt32LE(8000, 28);
+  header.writeUInt16LE(1, 32);
+  header.writeUInt16LE(8, 34);
+  header.write('data', 36);
+  header.writeUInt32LE(samples.length, 40);
+  return Buffer.concat([header, samples]);
+}
+
+/** An app resource (`ui://`, `text/html;profile=mcp-app`), media results, a tool error and a guarded tool. */
+@Injectable()
+class AppResources {
+  @McpTool({ name: 'media', description: 'Answers with an image, audio and a resource link' })
+  media(): McpToolResult {
+    return {
+      content: [image(PNG, 'image/png'), audio(silentWav(), 'audio/wav'), resourceLink({ uri: 'ui://counter/app.html', name: 'counter-app', mimeType: 'text/html;profile=mcp-app' })],
+    };
+  }
+
+  @McpTool({ name: 'route', description: 'Routes by a region mirrored into a header' })
+  route(@McpArg('region', { header: 'Region' }) region: string): string {
+    return `routed to ${region}`;
+  }
+
+  @McpTool({ name: 'fail', description: 'Always refuses' })
+  fail(): string {
+    throw new McpToolError('Order 42 has shipped; it can no longer be changed');
+  }
+
+  @McpResource({ uri: 'ui://counter/app.html', name: 'counter-app', mimeType: 'text/html;profile=mcp-app' })
+  app(): string {
+    return '<!doctype html><html><body><p id="out">not run</p><script>document.getElementById("out").textContent = "app ran, origin " + String(window.origin);</script></body></html>';
+  }
+
+  @McpTool({ name: 'whoami', description: 'Says who the token belongs to' })
+  whoami(): string {
+    return 'the playground user';
+  }
+}
+
+const verifier = {
+  verify(token: string): McpAuthInfo {
+    if (token !== 'let-me-in') throw new Error('unknown token');
+    return { token, subject: 'playground', scopes: [], claims: {} };
+  },
+};
+
+describeWithChromium('the playground with bearer auth and an MCP app resource', () => {
+  let started: StartedApp;
+  let chromium: HeadlessBrowser;
+  let page: Page;
+
+  beforeAll(async () => {
+    @Module({
+      imports: [
+        McpModule.forRoot({
+          name: 'guarded',
+          // One entry per page: the lists must follow nextCursor.
+          pageSize: 1,
+          auth: { verifier, resourceMetadata: { resource: 'http://127.0.0.1/mcp', authorization_servers: ['https://auth.example'] } },
+        }),
+      ],
+      providers: [AppResources],
+    })
+    class GuardedModule {}
+    started = await startApp([GuardedModule]);
+    chromium = await launchChromium();
+    page = await chromium.browser.newPage();
+  }, 60_000);
+
+  afterAll(async () => {
+    await chromium?.close();
+    await started?.app.close();
+  });
+
+  it('serves the page without a token, asks for one on 401, and works once it is typed in', async () => {
+    const response = await page.goto(`${started.url}/playground`);
+    expect(response?.status()).toBe(200);
+    await page.waitForFunction(() => !(document.querySelector('#connection-error') as HTMLElement).hidden);
+    expect(await page.$eval('#connection-error', (node) => node.textContent)).toContain('bearer token');
+    await page.type('#token', 'let-me-in');
+    await page.click('#token-form button[type="submit"]');
+    await page.waitForSelector('body[data-ready="true"]');
+    await open(page, 'tools', 'whoami');
+    await page.click('#detail form button[type="submit"]');
+    expect((await finished(page)).state).toBe('done');
+    expect(await page.$eval('#detail .result .text', (node) => node.textContent)).toBe('the playground user');
+  });
+
+  it('lists every entry although the server sends one per page', async () => {
+    const tools = await page.$$eval('#list-tools button', (buttons) => buttons.map((button) => button.getAttribute('data-name')));
+    expect(tools.sort()).toEqual(['fail', 'media', 'route', 'whoami']);
+    const pages = await page.$$eval('#log-entries summary', (nodes) => nodes.filter((node) => / tools\/list · HTTP 200/.test(node.textContent ?? '')).length);
+    expect(pages).toBeGreaterThanOrEqual(3);
+  });
+
+  it('renders images, audio players and resource links; Read on a link reads the resource', async () => {
+    await open(page, 'tools', 'media');
+    await page.click('#detail form button[type="submit"]');
+    expect((await finished(page)).state).toBe('done');
+    const media = await page.$eval('#detail .result', (result) => ({
+      image: (result.querySelector('img') as HTMLImageElement).src.slice(0, 22),
+      audio: (result.querySelector('audio') as HTMLAudioElement).src.slice(0, 22),
+      controls: (result.querySelector('audio') as HTMLAudioElement).controls,
+      link: result.querySelector('.resource-link code')!.textContent,
+    }));
+    expect(media).toEqual({ image: 'data:image/png;base64,', audio: 'data:audio/wav;base64,', controls: true, link: 'ui://counter/app.html' });
+    // The player decodes it: its duration is known once the metadata loaded.
+    await page.waitForFunction(() => (document.querySelector('#detail .result audio') as HTMLAudioElement).readyState >= 1);
+    expect(await page.$eval('#detail .result audio', (node) => Math.round((node as HTMLAudioElement).duration * 10))).toBe(1);
+    await page.click('#detail .resource-link button');
+    await page.waitForSelector('#detail[data-showing="resource:ui://counter/app.html"]');
+    expect((await finished(page)).state).toBe('done');
+  });
+
+  it('mirrors x-mcp-header arguments into Mcp-Param-* headers (the server refuses a call without them)', async () => {
+    await open(page, 'tools', 'route');
+    await page.type('#detail input[name="region"]', 'zürich');
+    await page.click('#detail form button[type="submit"]');
+    expect((await finished(page)).state).toBe('done');
+    expect(await page.$eval('#detail .result .text', (node) => node.textContent)).toBe('routed to zürich');
+  });
+
+  it('shows an isError result as a tool error', async () => {
+    await open(page, 'tools', 'fail');
+    await page.click('#detail form button[type="submit"]');
+    const run = await finished(page);
+    expect(run.state).toBe('tool-error');
+    expect(await page.$eval('#detail .result', (node) => [node.classList.contains('is-error'), (node as HTMLElement).innerText])).toEqual([
+      true,
+      'Tool error\nOrder 42 has shipped; it can no longer be changed',
+    ]);
+  });
+
+  it('renders a ui:// app resource in a sandboxed iframe with an opaque origin', async () => {
+    await open(page, 'resources', 'counter-app');
+    expect((await finished(page)).state).toBe('done');
+    const frameHandle = await page.waitForSelector('#detail iframe.app');
+    expect(await frameHandle!.evaluate((frame) => frame.getAttribute('sandbox'))).toBe('allow-scripts');
+    const frame = await frameHandle!.contentFrame();
+    await frame!.waitForFunction(() => document.getElementById('out')?.textContent !== undefined && document.getElementById('out')?.textContent !== 'not run');
+    expect(await frame!.$eval('#out', (node) => node.textContent)).toBe('app ran, origin null');
+  });
+});
