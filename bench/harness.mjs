@@ -144,11 +144,11 @@ export function messagesOf(reply) {
 }
 
 /** One autocannon run; returns the figures the table needs. */
-export async function cannon(url, body, { connections = 50, pipelining = 1, duration, amount, expectBody } = {}) {
+export async function cannon(url, body, { connections = 50, pipelining = 1, duration, amount, expectBody, headers } = {}) {
   const result = await autocannon({
     url,
     method: 'POST',
-    headers: headersFor(body),
+    headers: headers ?? headersFor(body),
     body: JSON.stringify(body),
     connections,
     pipelining,

@@ -114,7 +114,54 @@ async function throughput() {
     };
   }
   for (const subject of SUBJECTS) if (subject.key !== 'nest-mcp') await servers[subject.key].stop();
-  return { rows, nestMcp: servers['nest-mcp'] };
+  return { rows, nestMcp: servers['nest-mcp'], nestMcpExpected: expected['nest-mcp'] };
+}
+
+// ---------------------------------------------------------------------------------------------
+// 1b. tools/call over a 2025 session (initialize, then Mcp-Session-Id), beside the modern call
+// ---------------------------------------------------------------------------------------------
+
+const LEGACY_VERSION = '2025-11-25';
+
+/** Opens a 2025 session on `url`; returns the headers and body of its echo call and the exact reply body. */
+async function legacySession(url) {
+  const base = { accept: 'application/json, text/event-stream', 'content-type': 'application/json' };
+  const init = await fetch(url, {
+    method: 'POST',
+    headers: { ...base, 'mcp-protocol-version': LEGACY_VERSION },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: LEGACY_VERSION, capabilities: {}, clientInfo: { name: 'bench', version: '1' } } }),
+  });
+  const sessionId = init.headers.get('mcp-session-id');
+  if (init.status !== 200 || !sessionId) throw new Error(`initialize: ${init.status} ${await init.text()}`);
+  const headers = { ...base, 'mcp-session-id': sessionId, 'mcp-protocol-version': LEGACY_VERSION };
+  const body = { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'echo', arguments: { message: MESSAGE } } };
+  const reply = await fetch(url, { method: 'POST', headers, body: JSON.stringify(body) });
+  const text = await reply.text();
+  if (reply.status !== 200 || JSON.parse(text).result?.content?.[0]?.text !== MESSAGE || text.includes('resultType')) {
+    throw new Error(`2025 echo: unexpected reply ${reply.status} ${text.slice(0, 300)}`);
+  }
+  return { headers, body, expectBody: text };
+}
+
+/** Modern and 2025 echo calls on the same nest-mcp process, runs interleaved. */
+async function legacyThroughput(nestMcp, modernExpected) {
+  const legacy = await legacySession(nestMcp.url);
+  const opts = { connections: CFG.connections, pipelining: CFG.pipelining };
+  await cannon(nestMcp.url, legacy.body, { ...opts, headers: legacy.headers, duration: CFG.warmupS });
+  const modern = [];
+  const old = [];
+  for (let run = 0; run < CFG.runs; run++) {
+    log(`run ${run + 1}/${CFG.runs} modern vs 2025 session`);
+    modern.push(await cannon(nestMcp.url, echoRequest(), { ...opts, duration: CFG.durationS, expectBody: modernExpected }));
+    old.push(await cannon(nestMcp.url, legacy.body, { ...opts, headers: legacy.headers, duration: CFG.durationS, expectBody: legacy.expectBody }));
+  }
+  const summary = (list) => ({
+    rps: median(list.map((r) => r.rps)),
+    p50: median(list.map((r) => r.p50)),
+    p99: median(list.map((r) => r.p99)),
+    bad: sum(list.map((r) => r.non2xx + r.errors + r.timeouts + r.mismatches)),
+  });
+  return { modern: summary(modern), legacy: summary(old) };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -276,7 +323,9 @@ async function main() {
   log('requestState codec micro-benchmark');
   const codec = codecMicro();
   log('1. tools/call throughput');
-  const { rows, nestMcp } = await throughput();
+  const { rows, nestMcp, nestMcpExpected } = await throughput();
+  log('1b. tools/call over a 2025 session');
+  const eras = await legacyThroughput(nestMcp, nestMcpExpected);
   log('2. MRTR round trips');
   const flows = await mrtr(nestMcp);
   log('3. progress streaming');
@@ -298,6 +347,10 @@ async function main() {
         `non-2xx ${r.non2xx}, errors ${r.errors}, timeouts ${r.timeouts}, body mismatches ${r.mismatches} · RSS ${mb(r.rss)} MB |`,
     );
   }
+  lines.push(
+    `| 1b | tools/call \`echo\`, JSON, 2025 session (\`Mcp-Session-Id\`) | nest-mcp | **${fmt(eras.legacy.rps)} req/s** · ${(eras.legacy.rps / eras.modern.rps).toFixed(2)}× modern | ` +
+      `modern on the same process, interleaved: ${fmt(eras.modern.rps)} req/s · p50 ${eras.legacy.p50} / ${eras.modern.p50} ms · p99 ${eras.legacy.p99} / ${eras.modern.p99} ms (2025 / modern) · bad replies ${eras.legacy.bad} / ${eras.modern.bad} |`,
+  );
   lines.push(
     `| 2 | MRTR 3-question tool (4 HTTP calls) | nest-mcp | **${fmt(flows.rate)} calls/s** (${fmt(flows.rate * 4)} HTTP req/s) | ` +
       `${CFG.mrtrWorkers} concurrent clients · p50 ${fmt(flows.p50, 2)} ms per completed call · failures ${flows.failures} |`,
@@ -339,6 +392,7 @@ async function main() {
     `- tools/call ≥ each peer: ${['rekog', 'official'].map((k) => `${rows[k].label} ${(rows['nest-mcp'].rps / rows[k].rps).toFixed(2)}×`).join(', ')} → ${
       ['rekog', 'official'].every((k) => rows['nest-mcp'].rps >= rows[k].rps) ? 'met' : 'MISSED'
     }`,
+    `- 2025-session tools/call within 10% of modern: ${(eras.legacy.rps / eras.modern.rps).toFixed(2)}× → ${eras.legacy.rps >= 0.9 * eras.modern.rps ? 'met' : 'MISSED'}`,
     `- requestState encode+decode ≤ 50 µs: ${fmt(codec.us, 1)} µs → ${codec.us <= 50 ? 'met' : 'MISSED'}`,
     `- no RSS growth beyond noise after ${fmt(CFG.memoryCalls)} calls: ${mb(growthOf.growth)} MB over the first batch (warm-up and allocator high-water mark included; the floor: ${mb(memFloor.afterGc.rss - memFloor.start.rss)} MB), ${mb(growthOf.growth2)} MB over the second → ${Math.abs(growthOf.growth2) < 5 * 1024 * 1024 && mem.afterGc2.heapUsed - mem.afterGc.heapUsed < 2 * 1024 * 1024 ? 'met (no leak)' : 'CHECK'}`,
   ].join('\n');

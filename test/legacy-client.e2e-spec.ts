@@ -34,7 +34,7 @@ describe('2025-era clients against the sample app (one endpoint, sealed sessions
 
   it('the v1 SDK connects, lists, calls with progress, gets a prompt, reads, completes, pings, and DELETE ends the session', async () => {
     const seen: Array<{ message: Json; method?: string }> = [];
-    const client = new Client({ name: 'legacy-e2e', version: '1.0.0' }, { capabilities: { elicitation: {} } });
+    const client = new Client({ name: 'legacy-e2e', version: '1.0.0' }, { capabilities: {} });
     const transport = new StreamableHTTPClientTransport(new URL(started.url), { fetch: recordingFetch(seen) });
     await client.connect(transport);
     expect(client.getServerVersion()).toEqual(expect.objectContaining({ name: 'nest-mcp-sample', version: '0.1.0' }));
@@ -53,9 +53,8 @@ describe('2025-era clients against the sample app (one endpoint, sealed sessions
     expect(progress).toEqual([1, 2, 3]);
     expect(processed.isError).toBeFalsy();
 
-    const onboard = await client.callTool({ name: 'onboard', arguments: {} });
-    expect(onboard.isError).toBe(true);
-    expect(JSON.stringify(onboard.content)).toContain('not available yet over 2025 sessions');
+    // It did not declare elicitation: the question is never sent (test/legacy-elicitation.e2e-spec.ts answers them).
+    await expect(client.callTool({ name: 'onboard', arguments: {} })).rejects.toThrow('needs the client capability elicitation');
 
     const { prompts } = await client.listPrompts();
     expect(prompts.map((prompt) => prompt.name)).toContain('code-review');
@@ -84,6 +83,24 @@ describe('2025-era clients against the sample app (one endpoint, sealed sessions
 
     expect(seen.length).toBeGreaterThan(10);
     for (const { message, method } of seen) assertLegacyServerMessage(message, method);
+  });
+
+  it('a prompt that asks (elicit() in prompts/get) is answered through elicitation/create too', async () => {
+    const { ElicitRequestSchema } = await import('@modelcontextprotocol/sdk/types.js');
+    const client = new Client({ name: 'legacy-e2e-prompt', version: '1.0.0' }, { capabilities: { elicitation: {} } });
+    const asked: string[] = [];
+    client.setRequestHandler(ElicitRequestSchema, async (request) => {
+      asked.push(request.params.message);
+      return { action: 'accept', content: { context: 'a payments service' } };
+    });
+    await client.connect(new StreamableHTTPClientTransport(new URL(started.url)));
+    try {
+      const prompt = await client.getPrompt({ name: 'plan-review' });
+      expect(asked).toEqual(['What context should the review use?']);
+      expect(JSON.stringify(prompt.messages)).toContain('Review the plan with this context: a payments service');
+    } finally {
+      await client.close();
+    }
   });
 
   it('the v2 client on its default settings connects in the 2025 era and calls a tool', async () => {

@@ -422,3 +422,103 @@ describe('stdio: bootstrapStdio in-process on in-memory streams', () => {
     expect(messages).toEqual([]);
   });
 });
+
+describe('stdio, 2025 era: the v1 SDK (initialize pins the pipe to a 2025 session) against the sample', () => {
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  let ClientV1: any;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  let StdioV1: any;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  let types: any;
+
+  beforeAll(async () => {
+    ({ Client: ClientV1 } = await import('@modelcontextprotocol/sdk/client/index.js'));
+    ({ StdioClientTransport: StdioV1 } = await import('@modelcontextprotocol/sdk/client/stdio.js'));
+    types = await import('@modelcontextprotocol/sdk/types.js');
+  });
+
+  /** A v1 client on a fresh sample process; every message the server writes is kept for the schema check. */
+  async function connectV1(capabilities: Msg, answer?: (params: Msg) => Msg) {
+    const { assertLegacyServerMessage } = await import('./support/wire-schema.js');
+    const client = new ClientV1({ name: 'nest-mcp-stdio-v1', version: '1.0.0' }, { capabilities });
+    const asked: Msg[] = [];
+    if (answer) {
+      client.setRequestHandler(types.ElicitRequestSchema, async (request: Msg) => {
+        asked.push(request.params);
+        return answer(request.params);
+      });
+    }
+    const transport = new StdioV1({ command: process.execPath, args: [ENTRY], cwd: ROOT, stderr: 'pipe' });
+    await client.connect(transport);
+    const seen: Msg[] = [];
+    const original = transport.onmessage;
+    transport.onmessage = (message: Msg, extra?: unknown) => {
+      seen.push(message);
+      original?.(message, extra);
+    };
+    const checkWire = () => {
+      for (const message of seen) assertLegacyServerMessage(message);
+    };
+    return { client, asked, seen, checkWire };
+  }
+
+  it('initialize, list, ping, one question, two questions, decline and progress across rounds, all over the pipe', async () => {
+    const { client, asked, seen, checkWire } = await connectV1({ elicitation: {} }, (params) => {
+      const message = String(params.message);
+      if (message.startsWith('Please enter')) return { action: 'accept', content: { name: 'Ada', email: 'ada@example.com' } };
+      if (message.startsWith('Pick')) return { action: 'accept', content: { plan: 'pro' } };
+      if (message.startsWith('Confirm')) return { action: 'decline' };
+      if (message.startsWith('Step 1')) return { action: 'accept', content: { project: 'atlas' } };
+      return { action: 'accept', content: { language: 'ts' } };
+    });
+    try {
+      expect(client.getServerVersion()).toEqual(expect.objectContaining({ name: 'nest-mcp-sample' }));
+      const { tools } = await client.listTools();
+      expect(tools.map((tool: Msg) => tool.name)).toContain('onboard');
+      expect(await client.ping()).toEqual({});
+
+      expect((await client.callTool({ name: 'onboard', arguments: {} })).structuredContent).toEqual({ message: 'Welcome, Ada!' });
+      expect((await client.callTool({ name: 'upgrade-plan', arguments: { userId: 'u-1' } })).structuredContent).toEqual({ upgraded: false, reason: 'not confirmed' });
+      const progress: number[] = [];
+      const wizard = await client.callTool({ name: 'wizard', arguments: {} }, undefined, { onprogress: (event: Msg) => progress.push(event.progress) });
+      expect(wizard.structuredContent).toEqual({ project: 'atlas', language: 'ts' });
+      // On the wire: each step once, increasing, across the three runs of the handler. (The v1 client handles
+      // notifications a microtask late, so one that shares a read with the response may miss its onprogress.)
+      expect(seen.filter((message) => message.method === 'notifications/progress').map((message) => message.params.progress)).toEqual([1, 2, 3]);
+      expect(progress).toEqual([1, 2, 3].slice(0, progress.length));
+      expect(asked.map((params) => params.message)).toEqual([
+        'Please enter your details',
+        'Pick a plan',
+        'Confirm upgrade to pro?',
+        'Step 1: project name?',
+        'Step 2: language?',
+      ]);
+      expect(seen.filter((message) => message.method === 'elicitation/create')).toHaveLength(5);
+      checkWire();
+    } finally {
+      await client.close();
+    }
+  }, 60_000);
+
+  it('a pipe whose client did not declare elicitation is refused with -32600 naming the capability; initialize twice is refused', async () => {
+    const { client, checkWire } = await connectV1({});
+    try {
+      const error = await client.callTool({ name: 'onboard', arguments: {} }).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      expect((error as Msg).code).toBe(-32600);
+      expect((error as Msg).message).toContain('needs the client capability elicitation');
+      const again = await client
+        .request({ method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'x', version: '1' } } }, types.InitializeResultSchema)
+        .then(
+          () => undefined,
+          (e: unknown) => e,
+        );
+      expect((again as Msg).code).toBe(-32600);
+      checkWire();
+    } finally {
+      await client.close();
+    }
+  }, 60_000);
+});

@@ -63,6 +63,14 @@ describe('resolveMcpSettings', () => {
     expect(() => resolveMcpSettings({ session: { ttl: 'soon' } })).toThrow('mocapi.session.ttl');
   });
 
+  it('waits for a 2025 client answer up to mrtr.ttl by default; mocapi.session.input-timeout shortens it, never past mrtr.ttl', () => {
+    expect(resolveMcpSettings().session.inputTimeoutMs).toBe(300_000);
+    expect(resolveMcpSettings({}, config({ MOCAPI_SESSION_INPUT_TIMEOUT: 'PT30S' })).session.inputTimeoutMs).toBe(30_000);
+    expect(resolveMcpSettings({ session: { inputTimeout: 'PT1M' }, mrtr: { ttl: 'PT2M' } }).session.inputTimeoutMs).toBe(60_000);
+    expect(() => resolveMcpSettings({ session: { inputTimeout: 'PT10M' } })).toThrow('mocapi.session.input-timeout (PT10M) must not exceed mocapi.mrtr.ttl');
+    expect(() => resolveMcpSettings({ session: { inputTimeout: 'PT0S' } })).toThrow('mocapi.session.input-timeout');
+  });
+
   it('fails clearly on bad values', () => {
     expect(() => resolveMcpSettings({ mrtr: { ttl: 'five minutes' } })).toThrow(/mocapi\.mrtr\.ttl/);
     expect(() => resolveMcpSettings({ pageSize: 0 })).toThrow(/mocapi\.page-size/);

@@ -13,8 +13,11 @@ export interface McpSettings {
   endpoint: string;
   /** The eras served: both (per request), 2026-07-28 only, or 2025 only. */
   protocol: McpProtocolPosture;
-  /** 2025-era sessions: how long a sealed `Mcp-Session-Id` stays valid. */
-  session: { ttlMs: number; ttl: string };
+  /**
+   * 2025-era sessions: how long a sealed `Mcp-Session-Id` stays valid, and how long a call waits for
+   * the client's answer to one of its server→client requests (elicitation, sampling, roots).
+   */
+  session: { ttlMs: number; ttl: string; inputTimeoutMs: number };
   /** `undefined` = the localhost default. */
   allowedOrigins: readonly string[] | undefined;
   /** `undefined` = any host (Origin is what stops DNS rebinding). */
@@ -96,6 +99,19 @@ function duration(key: string, value: string): number {
 }
 
 /** A duration that must not be zero (a task TTL of 0 would be gone before it is read). */
+/**
+ * The wait for a 2025 client's answer: at most the requestState lifetime (`mrtr.ttl`, the default),
+ * since the handler is re-run with the requestState it returned before the wait.
+ */
+function inputTimeout(value: string | undefined, requestStateTtlMs: number): number {
+  if (value === undefined) return requestStateTtlMs;
+  const ms = positiveDuration('mocapi.session.input-timeout', value);
+  if (ms > requestStateTtlMs) {
+    throw new Error(`mocapi.session.input-timeout (${value}) must not exceed mocapi.mrtr.ttl: the handler is re-run with a requestState that lives that long`);
+  }
+  return ms;
+}
+
 function positiveDuration(key: string, value: string): number {
   const ms = duration(key, value);
   if (ms <= 0) throw new Error(`${key} must be longer than zero; got "${value}"`);
@@ -140,7 +156,11 @@ export function resolveMcpSettings(options: McpModuleOptions = {}, config?: Conf
     instructions: options.instructions ?? read('mocapi.server.instructions'),
     endpoint: endpoint.startsWith('/') ? endpoint : `/${endpoint}`,
     protocol,
-    session: { ttl: sessionTtl, ttlMs: duration('mocapi.session.ttl', sessionTtl) },
+    session: {
+      ttl: sessionTtl,
+      ttlMs: duration('mocapi.session.ttl', sessionTtl),
+      inputTimeoutMs: inputTimeout(options.session?.inputTimeout ?? read('mocapi.session.input-timeout'), ttlMs),
+    },
     allowedOrigins: options.allowedOrigins ?? list(read('mocapi.allowed-origins')),
     allowedHosts: options.allowedHosts ?? list(read('mocapi.allowed-hosts')),
     // A development tool: off in production unless forced on.

@@ -7,6 +7,7 @@ import { LEGACY_PROTOCOL_VERSIONS } from '../protocol/protocol.constants.js';
 import type { ClientCapabilities, Implementation, JsonObject, JsonRpcRequest, JsonRpcResponse, ServerCapabilities } from '../protocol/wire.types.js';
 import { McpCustomMethods } from '../registry/custom-methods.js';
 import { McpRegistry } from '../registry/mcp.registry.js';
+import type { LegacySession } from '../session/legacy-session.js';
 import { LegacySessions } from '../session/legacy-sessions.js';
 import { asLegacyWire } from './legacy-renderer.js';
 
@@ -15,6 +16,8 @@ export interface InitializeOutcome {
   message: JsonRpcResponse;
   httpStatus: number;
   sessionId?: string;
+  /** The session opened (stdio keeps it for the pipe; HTTP sends its id). */
+  session?: LegacySession;
 }
 
 /**
@@ -45,7 +48,7 @@ export class LegacyLifecycle {
         serverInfo: this.settings.serverInfo as unknown as JsonObject,
         ...(this.settings.instructions ? { instructions: this.settings.instructions } : {}),
       };
-      return { message: { jsonrpc: '2.0', id: request.id, result: asLegacyWire(result) }, httpStatus: 200, sessionId: opened.sessionId };
+      return { message: { jsonrpc: '2.0', id: request.id, result: asLegacyWire(result) }, httpStatus: 200, sessionId: opened.sessionId, session: opened.session };
     } catch (error) {
       const mcpError = error as McpError;
       if (!isMcpError(mcpError)) throw error;

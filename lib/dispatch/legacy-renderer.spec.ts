@@ -1,6 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import type { Result } from '../protocol/wire.types.js';
-import { LEGACY_ELICITATION_UNAVAILABLE, renderLegacyNotification, renderLegacyResult } from './legacy-renderer.js';
+import { MissingRequiredClientCapabilityError, InvalidParamsError } from '../protocol/mcp.error.js';
+import { asLegacyError, LEGACY_ELICITATION_UNAVAILABLE, legacyInputParams, renderLegacyNotification, renderLegacyRequest, renderLegacyResult } from './legacy-renderer.js';
 
 const modern = (value: object) => value as unknown as Result;
 
@@ -30,7 +31,7 @@ describe('renderLegacyResult', () => {
     expect(renderLegacyResult('tools/call', modern({ resultType: 'complete', content: [], structuredContent: { a: 1 } }))).toEqual({ content: [], structuredContent: { a: 1 } });
   });
 
-  it('answers a question the handler asked with a clear error until 2025 elicitation lands', () => {
+  it('answers a question still outstanding after the last round a 2025 call may have with a clear error', () => {
     const asked = modern({ resultType: 'input_required', inputRequests: {}, requestState: 's' });
     expect(renderLegacyResult('tools/call', asked)).toEqual({ content: [{ type: 'text', text: LEGACY_ELICITATION_UNAVAILABLE }], isError: true });
     expect(() => renderLegacyResult('prompts/get', asked)).toThrow(LEGACY_ELICITATION_UNAVAILABLE);
@@ -39,5 +40,26 @@ describe('renderLegacyResult', () => {
   it('strips 2026 _meta keys from notifications', () => {
     expect(renderLegacyNotification({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: 1, progress: 1, _meta: { 'io.modelcontextprotocol/x': 1 } } }))
       .toEqual({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: 1, progress: 1 } });
+  });
+
+  it('sends -32021 (2026 only) to a 2025 client as -32600 naming the capability, and other errors unchanged', () => {
+    const refused = asLegacyError(new MissingRequiredClientCapabilityError({ sampling: {} })).toJsonRpc();
+    expect(refused).toEqual({
+      code: -32600,
+      message: 'Invalid Request: this request needs the client capability sampling, which the session did not declare at initialize',
+      data: { requiredCapabilities: { sampling: {} } },
+    });
+    const other = new InvalidParamsError('bad');
+    expect(asLegacyError(other)).toBe(other);
+  });
+
+  it('gives URL elicitations the elicitationId 2025-11-25 requires, and strips 2026 _meta keys from questions', () => {
+    const url = legacyInputParams({ method: 'elicitation/create', params: { mode: 'url', message: 'Sign in', url: 'https://example.com/x' } } as never);
+    expect(typeof url.elicitationId).toBe('string');
+    const form = { method: 'elicitation/create', params: { message: 'Name?', requestedSchema: { type: 'object', properties: {} } } };
+    expect(legacyInputParams(form as never)).toBe(form.params);
+    expect(renderLegacyRequest({ jsonrpc: '2.0', id: 'q', method: 'roots/list', params: { _meta: { 'io.modelcontextprotocol/x': 1 } } })).toEqual({
+      jsonrpc: '2.0', id: 'q', method: 'roots/list', params: {},
+    });
   });
 });

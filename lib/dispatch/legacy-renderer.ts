@@ -1,15 +1,16 @@
+import { randomUUID } from 'node:crypto';
 import { McpError } from '../protocol/mcp.error.js';
 import { isPlainObject } from '../protocol/json-value.js';
 import { JsonRpcErrorCode, META_RESERVED_PREFIX } from '../protocol/protocol.constants.js';
-import type { JsonObject, JsonRpcNotification, Result } from '../protocol/wire.types.js';
+import type { InputRequest, JsonObject, JsonRpcNotification, JsonRpcRequest, Result } from '../protocol/wire.types.js';
 
 /** Result keys of 2026-07-28 that the 2025 revisions do not have. */
 const MODERN_RESULT_KEYS = ['resultType', 'ttlMs', 'cacheScope'];
 
-/** What a 2025 client is told when a handler asks a question (elicit(), requestInputs()). */
+/** What a 2025 client is told when a handler keeps asking questions past the last round a call may have. */
 export const LEGACY_ELICITATION_UNAVAILABLE =
-  'This request needs input from the user (elicitation), which is not available yet over 2025 sessions: ' +
-  'connect with MCP 2026-07-28 to answer it';
+  'This request asked the user for input more times than one call over a 2025 session allows; ' +
+  'the answers given did not satisfy it';
 
 /**
  * Renders what the handlers produce (2026-07-28 shapes) for a 2025-era client (legacy digest §5.1):
@@ -39,6 +40,39 @@ function render(method: string, result: Result): JsonObject {
     rendered.structuredContent = { result: rendered.structuredContent };
   }
   return rendered;
+}
+
+/**
+ * A JSON-RPC error for a 2025 client. -32021 (missing client capability) is a 2026-07-28 code; 2025
+ * has none for it, so it is sent as -32600 Invalid Request (the request cannot be served in this
+ * session as it was initialized), keeping `data.requiredCapabilities`.
+ */
+export function asLegacyError(error: McpError): McpError {
+  if (error.code !== JsonRpcErrorCode.MissingRequiredClientCapability) return error;
+  const data = isPlainObject(error.data) ? error.data : {};
+  const names = isPlainObject(data.requiredCapabilities) ? Object.keys(data.requiredCapabilities).join(', ') : 'a capability';
+  return new McpError(
+    JsonRpcErrorCode.InvalidRequest,
+    `Invalid Request: this request needs the client capability ${names}, which the session did not declare at initialize`,
+    error.data,
+  );
+}
+
+/** A server→client request on a 2025 call's stream: without 2026 `_meta` keys. */
+export function renderLegacyRequest(request: JsonRpcRequest): JsonRpcRequest {
+  return isPlainObject(request.params) ? { ...request, params: withoutModernKeys(request.params) } : request;
+}
+
+/**
+ * The params of one input request as its 2025 server→client request: URL-mode elicitation needs an
+ * `elicitationId` in 2025-11-25 (2026-07-28 has none), so one is made up when absent.
+ */
+export function legacyInputParams(input: InputRequest): JsonObject {
+  const params = (input.params ?? {}) as JsonObject;
+  if (input.method === 'elicitation/create' && params.mode === 'url' && typeof params.elicitationId !== 'string') {
+    return { ...params, elicitationId: randomUUID() };
+  }
+  return params;
 }
 
 /** A notification on a 2025 call's stream: without 2026 `_meta` keys. */

@@ -4,13 +4,14 @@ import type { McpSettings } from '../config/mcp-settings.js';
 import type { McpCall } from '../context/mcp-call.js';
 import { MCP_SETTINGS } from '../mcp.constants.js';
 import { reportInternalError } from '../pipeline/call-pipeline.js';
-import { InternalError, InvalidParamsError, isMcpError, MethodNotFoundError, UnsupportedProtocolVersionError } from '../protocol/mcp.error.js';
+import { InternalError, InvalidParamsError, InvalidRequestError, isMcpError, MethodNotFoundError, UnsupportedProtocolVersionError } from '../protocol/mcp.error.js';
 import { META_SERVER_INFO, SUPPORTED_PROTOCOL_VERSIONS } from '../protocol/protocol.constants.js';
 import { parseRequestMeta, type RequestMeta } from '../protocol/request-meta.js';
 import { isPlainObject } from '../protocol/json-value.js';
 import type { LegacySession } from '../session/legacy-session.js';
-import { asLegacyWire, renderLegacyNotification, renderLegacyResult } from './legacy-renderer.js';
-import type { JsonObject, JsonRpcNotification, JsonRpcRequest, JsonRpcResponse, Result } from '../protocol/wire.types.js';
+import { asLegacyError, asLegacyWire, legacyInputParams, renderLegacyNotification, renderLegacyRequest, renderLegacyResult } from './legacy-renderer.js';
+import type { InputRequests, InputRequiredResult, InputResponses, JsonObject, JsonRpcNotification, JsonRpcRequest, JsonRpcResponse, Result } from '../protocol/wire.types.js';
+import { ClientRequests, type ClientResponse } from './client-requests.js';
 import { classifyOutbound, McpTelemetry } from '../telemetry/mcp-telemetry.js';
 import { withCallTimeout } from './call-timeout.js';
 import { InFlightRequests } from './in-flight-requests.js';
@@ -47,9 +48,13 @@ const LEGACY_METHODS: ReadonlySet<string> = new Set([
   'completion/complete',
 ]);
 
-/** One message out: a notification on the request's stream, or the final response with its HTTP status. */
+/**
+ * One message out: a notification or (2025 sessions only) a server→client request on the request's
+ * stream, or the final response with its HTTP status.
+ */
 export type OutboundMessage =
   | { kind: 'notification'; message: JsonRpcNotification }
+  | { kind: 'request'; message: JsonRpcRequest }
   | { kind: 'response'; message: JsonRpcResponse; httpStatus: number };
 
 /**
@@ -63,6 +68,8 @@ export type OutboundMessage =
 export class McpDispatcher {
   private readonly logger = new Logger('McpModule');
   private readonly inFlight = new InFlightRequests();
+  /** The questions 2025 sessions were sent and whose answers are awaited. */
+  private readonly clientRequests = new ClientRequests();
   private readonly serverMeta: JsonObject;
 
   constructor(
@@ -79,6 +86,20 @@ export class McpDispatcher {
    */
   cancel(params: JsonObject | undefined, scope = ''): void {
     this.inFlight.cancel(params, scope);
+  }
+
+  /**
+   * A JSON-RPC response a 2025 client sent (a separate POST, or a line on stdio): handed to the call
+   * that awaits it in `session`. False when no request of that session awaits this id (answered,
+   * timed out, its call ended, or it was never sent there).
+   */
+  answer(session: LegacySession, response: ClientResponse): boolean {
+    return this.clientRequests.answer(session.id, response);
+  }
+
+  /** How many server→client requests await an answer (for tests and health checks). */
+  get awaitedClientAnswers(): number {
+    return this.clientRequests.size;
   }
 
   /**
@@ -100,11 +121,11 @@ export class McpDispatcher {
                 subscriber.complete();
               },
             });
-      const notify = (message: JsonRpcNotification) => {
-        if (settled || subscriber.closed) return;
-        subscriber.next({ kind: 'notification', message: transport.session ? renderLegacyNotification(message) : message });
+      const emit = (outbound: OutboundMessage) => {
+        if (!settled && !subscriber.closed) subscriber.next(outbound);
       };
-      this.telemetry.instrument(request, () => this.run(request, transport, abort, notify), classifyOutbound, transport).then((outcome) => {
+      const notify = transport.session ? legacyNotifier(emit) : (message: JsonRpcNotification) => emit({ kind: 'notification', message });
+      this.telemetry.instrument(request, () => this.run(request, transport, abort, notify, emit), classifyOutbound, transport).then((outcome) => {
         forget();
         if (settled || subscriber.closed) return;
         settled = true;
@@ -126,6 +147,7 @@ export class McpDispatcher {
     transport: TransportFacts,
     abort: AbortController,
     notify: (message: JsonRpcNotification) => void,
+    emit: (outbound: OutboundMessage) => void,
   ): Promise<OutboundMessage> {
     const session = transport.session;
     try {
@@ -150,19 +172,78 @@ export class McpDispatcher {
         httpRequest: transport.httpRequest,
         session,
       };
-      // A 2025 client answers no input rounds of ours: what it sent under those names is not taken.
-      const served = session ? withoutInputRounds(params) : params;
-      const result = await withCallTimeout(this.timeoutOf(route), abort, () => route.serve(call, served));
+      const result = session
+        ? await this.serveLegacyRounds(route, call, params, session, abort, emit)
+        : await withCallTimeout(this.timeoutOf(route), abort, () => route.serve(call, params));
       const rendered: Result = session
         ? renderLegacyResult(request.method, result)
         : { ...result, _meta: { ...(result._meta ?? {}), ...this.serverMeta } };
       return { kind: 'response', message: { jsonrpc: '2.0', id: request.id, result: rendered }, httpStatus: 200 };
     } catch (error) {
+      if (session && abort.signal.aborted && !isMcpError(error)) {
+        // The client closed the stream or cancelled while a question was pending: its own doing, not a
+        // server fault to log, and nothing is sent for the call.
+        return { kind: 'response', message: { jsonrpc: '2.0', id: request.id, error: new InvalidRequestError('The request was cancelled').toJsonRpc() }, httpStatus: 200 };
+      }
       // Unexpected errors are logged once; the client gets a generic message with their reference.
       const mcpError = isMcpError(error) ? error : new InternalError(reportInternalError(this.logger, request.method, request.id, error));
-      // 2025 clients read JSON-RPC errors from a 200 response; a 4xx is a transport failure to them.
-      const httpStatus = session ? 200 : mcpError.httpStatus;
-      return { kind: 'response', message: { jsonrpc: '2.0', id: request.id, error: mcpError.toJsonRpc() }, httpStatus };
+      if (session) {
+        // 2025 clients read JSON-RPC errors from a 200 response; a 4xx is a transport failure to them.
+        return { kind: 'response', message: { jsonrpc: '2.0', id: request.id, error: asLegacyError(mcpError).toJsonRpc() }, httpStatus: 200 };
+      }
+      return { kind: 'response', message: { jsonrpc: '2.0', id: request.id, error: mcpError.toJsonRpc() }, httpStatus: mcpError.httpStatus };
+    }
+  }
+
+  /**
+   * A 2025 call: the handler runs as in 2026-07-28; when it returns `input_required` (it asked a
+   * question), each input request goes to the client as a server→client request on this call's
+   * stream, and the handler is run again with the answers as `inputResponses` and the requestState
+   * it returned: the MRTR replay, run by the server, one call from the client's view. What the client
+   * itself sent under those names is not taken (a 2025 client answers no rounds of ours).
+   */
+  private async serveLegacyRounds(
+    route: MethodRoute,
+    call: McpCall,
+    params: JsonObject,
+    session: LegacySession,
+    abort: AbortController,
+    emit: (outbound: OutboundMessage) => void,
+  ): Promise<Result> {
+    const base = withoutInputRounds(params);
+    let served = base;
+    for (let round = 0; ; round++) {
+      const result = await withCallTimeout(this.timeoutOf(route), abort, () => route.serve(call, served));
+      // Past the last round the result stays input_required and is rendered as "input unavailable".
+      if (result.resultType !== 'input_required' || !route.inputRounds || round === MAX_LEGACY_ROUNDS) return result;
+      const { inputRequests, requestState } = result as InputRequiredResult;
+      const inputResponses = await this.askClient(inputRequests ?? {}, session, abort.signal, emit);
+      served = { ...base, inputResponses, ...(requestState !== undefined ? { requestState } : {}) };
+    }
+  }
+
+  /** Sends one round's questions together; the first failure withdraws the others. */
+  private async askClient(requests: InputRequests, session: LegacySession, callSignal: AbortSignal, emit: (outbound: OutboundMessage) => void): Promise<InputResponses> {
+    const round = new AbortController();
+    const stop = () => round.abort(callSignal.reason);
+    callSignal.addEventListener('abort', stop, { once: true });
+    const options = {
+      scope: session.id,
+      signal: round.signal,
+      timeoutMs: this.settings.session.inputTimeoutMs,
+      send: (message: JsonRpcRequest | JsonRpcNotification) =>
+        emit('id' in message ? { kind: 'request', message: renderLegacyRequest(message) } : { kind: 'notification', message }),
+    };
+    try {
+      const answers = await Promise.all(
+        Object.entries(requests).map(async ([key, input]) => [key, await this.clientRequests.request(input.method, legacyInputParams(input), options)] as const),
+      );
+      return Object.fromEntries(answers) as InputResponses;
+    } catch (error) {
+      round.abort(error);
+      throw error;
+    } finally {
+      callSignal.removeEventListener('abort', stop);
     }
   }
 
@@ -195,6 +276,27 @@ function sessionMeta(params: JsonObject, session: LegacySession): RequestMeta {
 function servesEra(route: MethodRoute, era: 'legacy' | 'modern'): boolean {
   const served = route.era ?? (LEGACY_METHODS.has(route.method) ? 'both' : 'modern');
   return served === 'both' || served === era;
+}
+
+/** Rounds of questions one 2025 call may ask (a client that keeps answering malformed input is not asked forever). */
+const MAX_LEGACY_ROUNDS = 16;
+
+/**
+ * Notifications of a 2025 call, rendered for 2025. Progress must increase (2025 progress §Behavior),
+ * and a re-run handler replays its code up to the last question: progress it already reported is not sent twice.
+ */
+function legacyNotifier(emit: (outbound: OutboundMessage) => void): (message: JsonRpcNotification) => void {
+  let lastProgress = -Infinity;
+  return (message) => {
+    if (message.method === 'notifications/progress') {
+      const progress = message.params?.progress;
+      if (typeof progress === 'number') {
+        if (progress <= lastProgress) return;
+        lastProgress = progress;
+      }
+    }
+    emit({ kind: 'notification', message: renderLegacyNotification(message) });
+  };
 }
 
 function withoutInputRounds(params: JsonObject): JsonObject {

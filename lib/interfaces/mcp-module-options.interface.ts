@@ -32,6 +32,13 @@ export interface McpModuleOptions {
   session?: {
     /** ISO-8601 duration a session lasts after initialize. Config: `mocapi.session.ttl`. Default `PT24H`. */
     ttl?: string;
+    /**
+     * ISO-8601 duration a 2025 call waits for the client's answer to a question it was sent
+     * (`elicitation/create`, `sampling/createMessage`, `roots/list`); then the request is cancelled
+     * and the call fails. Config: `mocapi.session.input-timeout`. Default and
+     * maximum: `mrtr.ttl` (the handler is re-run with the requestState it returned before the wait).
+     */
+    inputTimeout?: string;
   };
   /**
    * Origins allowed to call the endpoint (DNS-rebinding protection). Config: `mocapi.allowed-origins`

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { McpModule } from 'nest-mcp';
 import { ConformanceInputTools } from './conformance-input.tools.js';
+import { ConformanceLegacyTools } from './conformance-legacy.tools.js';
 import { ConformanceLogging } from './conformance-logging.js';
 import { ConformancePrompts } from './conformance.prompts.js';
 import { ConformanceResources } from './conformance.resources.js';
@@ -26,6 +27,14 @@ import { ConformanceTools } from './conformance.tools.js';
       skills: { directory: 'sample/conformance/skills' },
     }),
   ],
-  providers: [ConformanceTools, ConformanceInputTools, ConformanceTaskTools, ConformancePrompts, ConformanceResources, ConformanceLogging],
+  providers: [
+    ConformanceTools,
+    ConformanceInputTools,
+    ConformanceLegacyTools,
+    ConformanceTaskTools,
+    ConformancePrompts,
+    ConformanceResources,
+    ConformanceLogging,
+  ],
 })
 export class ConformanceModule {}

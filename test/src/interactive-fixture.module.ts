@@ -9,6 +9,7 @@ import { InteractiveFixtureTools } from './interactive-fixture.tools.js';
 export interface InteractiveFixtureOptions {
   mrtr?: McpModuleOptions['mrtr'];
   store?: McpModuleOptions['store'];
+  session?: McpModuleOptions['session'];
   /** Configuration served by a global ConfigModule (e.g. `{ mocapi: { mrtr: { secret } } }`); no .env file is read. */
   config?: Record<string, unknown>;
   /** The application logger; default: errors only. */
@@ -23,7 +24,7 @@ export class InteractiveFixtureModule {
       module: InteractiveFixtureModule,
       imports: [
         ...(options.config ? [ConfigModule.forRoot({ isGlobal: true, ignoreEnvFile: true, load: [() => options.config!] })] : []),
-        McpModule.forRoot({ name: 'interactive-fixture', version: '1.0.0', mrtr: options.mrtr, store: options.store }),
+        McpModule.forRoot({ name: 'interactive-fixture', version: '1.0.0', mrtr: options.mrtr, store: options.store, session: options.session }),
       ],
       providers: [InteractiveTools, BillingService, InteractiveFixtureTools],
     };

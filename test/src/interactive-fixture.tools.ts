@@ -26,6 +26,9 @@ export const runState = {
   swallowEntries: 0,
 };
 
+/** What `watched-question` saw: how many runs, and whether the call's signal fired (client gone). */
+export const watchState = { runs: 0, aborted: 0 };
+
 /** Tools that exercise progress and elicitation edge cases over real HTTP. */
 @Injectable()
 export class InteractiveFixtureTools {
@@ -187,5 +190,13 @@ export class InteractiveFixtureTools {
     const answer = await ctx.elicit(`Question number ${runState.drifterEntries}`, (schema) => schema.string('a', 'A'));
     runState.drifterPastFirst++;
     return answer.getString('a');
+  }
+
+  @McpTool({ name: 'watched-question', description: 'Asks one question and records whether its call was aborted' })
+  async watchedQuestion(@ToolContext() ctx: McpToolContext) {
+    watchState.runs++;
+    ctx.signal.addEventListener('abort', () => watchState.aborted++, { once: true });
+    const answer = await ctx.elicit('Still there?', (schema) => schema.bool('here', 'I am here'));
+    return { here: answer.getBool('here') };
   }
 }

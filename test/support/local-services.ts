@@ -89,7 +89,7 @@ async function startService(name: string, binary: string, args: string[], port: 
 }
 
 /** The settings the README documents for running nest-mcp behind nginx. */
-function nginxConfig(dir: string, port: number, upstreams: number[]): string {
+function nginxConfig(dir: string, port: number, upstreams: number[], balance?: string): string {
   const asRoot = typeof process.getuid === 'function' && process.getuid() === 0;
   return `# written by test/support/local-services.ts
 ${asRoot ? 'user root;' : '# (not root: the user directive is not needed)'}
@@ -109,7 +109,7 @@ http {
 
   # Round-robin (the default) over stateless instances that share mocapi.mrtr.secret.
   upstream mcp {
-${upstreams.map((upstream) => `    server 127.0.0.1:${upstream};`).join('\n')}
+${balance ? `    ${balance}\n` : ''}${upstreams.map((upstream) => `    server 127.0.0.1:${upstream};`).join('\n')}
     keepalive 16;
   }
 
@@ -138,12 +138,15 @@ ${upstreams.map((upstream) => `    server 127.0.0.1:${upstream};`).join('\n')}
 `;
 }
 
-/** nginx round-robin over `upstreams` (ports on 127.0.0.1): `/mcp` unbuffered, `/buffered/mcp` with nginx's default buffering. */
-export async function startNginx(binary: string, upstreams: number[]): Promise<LocalService & { url: string; buffered: string }> {
+/**
+ * nginx over `upstreams` (ports on 127.0.0.1): `/mcp` unbuffered, `/buffered/mcp` with nginx's default
+ * buffering. Round-robin, unless `balance` names another method (e.g. `hash $http_mcp_session_id consistent;`).
+ */
+export async function startNginx(binary: string, upstreams: number[], balance?: string): Promise<LocalService & { url: string; buffered: string }> {
   const dir = mkdtempSync(join(tmpdir(), 'nest-mcp-nginx-'));
   for (const sub of ['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi']) mkdirSync(join(dir, sub));
   const port = await freePort();
-  writeFileSync(join(dir, 'nginx.conf'), nginxConfig(dir, port, upstreams));
+  writeFileSync(join(dir, 'nginx.conf'), nginxConfig(dir, port, upstreams, balance));
   const check = spawnSync(binary, ['-t', '-c', join(dir, 'nginx.conf'), '-p', dir], { encoding: 'utf8' });
   if (check.status !== 0) throw new Error(`nginx -t failed:\n${check.stderr}`);
   const service = await startService('nginx', binary, ['-c', join(dir, 'nginx.conf'), '-p', dir], port, dir, 'error.log');

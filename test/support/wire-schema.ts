@@ -81,7 +81,7 @@ export function assertLegacyServerMessage(message: unknown, method?: string): vo
   }
   const object = message as { result?: unknown; method?: string };
   if ('result' in object && method && LEGACY_RESULT_DEF_BY_METHOD[method]) assertMatchesDef(object.result, LEGACY_RESULT_DEF_BY_METHOD[method], '2025-11-25');
-  if (object.method !== undefined) assertMatchesDef(message, 'ServerNotification', '2025-11-25');
+  if (object.method !== undefined) assertMatchesDef(message, 'id' in object ? 'ServerRequest' : 'ServerNotification', '2025-11-25');
 }
 
 /** ajv's error text when `value` does not validate against `$defs/<def>`, else null. */

@@ -5,6 +5,7 @@ import type { Subscription } from 'rxjs';
 import { MCP_SETTINGS } from '../../mcp.constants.js';
 import type { McpSettings } from '../../config/mcp-settings.js';
 import { McpDispatcher, type OutboundMessage, type TransportFacts } from '../../dispatch/mcp.dispatcher.js';
+import type { ClientResponse } from '../../dispatch/client-requests.js';
 import {
   InternalError,
   InvalidRequestError,
@@ -175,10 +176,26 @@ export class McpHttpTransport implements OnModuleInit, OnModuleDestroy {
       const mcpError = isMcpError(error) ? error : new InternalError(reportInternalError(this.logger, 'session lookup', id, error));
       return writeJsonRpcError(res, mcpError.httpStatus, mcpError, id);
     }
-    // Notifications (initialized, cancelled) and posted responses: accepted; nothing awaits them yet.
-    if (message.kind !== 'request') return accepted(res);
+    if (message.kind === 'response') return this.answer(session, req.body as ClientResponse, res);
+    if (message.kind !== 'request') {
+      // A 2025 client cancels by notification (closing a stream is not a cancel in 2025). The scope is
+      // the sealed session, so only the session's holder reaches its calls.
+      if (message.kind === 'notification' && message.method === 'notifications/cancelled') this.dispatcher.cancel(message.params, session.id);
+      return accepted(res);
+    }
     if (this.draining) return this.refuseWhileDraining(res, message.request);
-    this.serve(message.request, req, res, { httpRequest: req, session });
+    this.serve(message.request, req, res, { httpRequest: req, session, cancellationScope: session.id });
+  }
+
+  /**
+   * A 2025 client's answer to a question one of its calls sent: 202 when a call of this session
+   * awaits that id. Otherwise (answered already, timed out, the call ended, another session's
+   * question, or an instance that does not hold the call) 400: the server cannot accept it (2025
+   * transports §Sending Messages to the Server).
+   */
+  private answer(session: LegacySession, response: ClientResponse, res: ServerResponse): void {
+    if (this.dispatcher.answer(session, response)) return accepted(res);
+    writeJsonRpcError(res, 400, new InvalidRequestError(UNAWAITED_RESPONSE));
   }
 
   private async openSession(sessionId: string | undefined, version: string | undefined): Promise<LegacySession> {
@@ -308,6 +325,10 @@ export class McpHttpTransport implements OnModuleInit, OnModuleDestroy {
       });
   }
 }
+
+const UNAWAITED_RESPONSE =
+  'Invalid Request: no request of this session awaits a response with this id (already answered, timed out, ' +
+  'its call ended, or it was sent by another server instance: route a session to one instance, e.g. nginx hash $http_mcp_session_id)';
 
 /** Outside a 2025 session a posted response is refused: a POST must carry a request or notification. */
 function refuseResponses(incoming: IncomingJsonRpc): Exclude<IncomingJsonRpc, { kind: 'response' }> {

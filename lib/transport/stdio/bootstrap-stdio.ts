@@ -7,6 +7,7 @@ import type { McpSettings } from '../../config/mcp-settings.js';
 import { MCP_SETTINGS } from '../../mcp.constants.js';
 import { McpDispatcher } from '../../dispatch/mcp.dispatcher.js';
 import { McpStdioTransport } from './mcp-stdio.transport.js';
+import { LegacyLifecycle } from '../../dispatch/legacy-lifecycle.js';
 import { StderrConsoleLogger } from './stderr-console.logger.js';
 
 /** After the application closed, how long listen streams get to write their completion result. */
@@ -83,8 +84,11 @@ export async function bootstrapStdio(module: Type | object, options: StdioBootst
     await app.close();
     throw new Error('bootstrapStdio: the module does not import McpModule (no McpDispatcher found)', { cause: error });
   }
-  const transport = new McpStdioTransport(dispatcher, input, output);
-  const drainTimeoutMs = options.drainTimeoutMs ?? app.get<McpSettings>(MCP_SETTINGS, { strict: false }).limits.shutdownTimeoutMs;
+  const settings = app.get<McpSettings>(MCP_SETTINGS, { strict: false });
+  // 2025 clients open the pipe with initialize, unless the endpoint serves 2026-07-28 only.
+  const legacy = settings.protocol === 'modern' ? undefined : app.get(LegacyLifecycle, { strict: false });
+  const transport = new McpStdioTransport(dispatcher, input, output, legacy);
+  const drainTimeoutMs = options.drainTimeoutMs ?? settings.limits.shutdownTimeoutMs;
   const exitOnClose = options.exitOnClose ?? true;
 
   let shutdown: Promise<void> | undefined;

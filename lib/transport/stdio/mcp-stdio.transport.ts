@@ -2,11 +2,14 @@ import { Logger } from '@nestjs/common';
 import { createInterface, type Interface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
 import { finalize, type Subscription } from 'rxjs';
-import type { McpDispatcher, OutboundMessage } from '../../dispatch/mcp.dispatcher.js';
+import type { McpDispatcher, OutboundMessage, TransportFacts } from '../../dispatch/mcp.dispatcher.js';
+import type { LegacyLifecycle } from '../../dispatch/legacy-lifecycle.js';
+import type { LegacySession } from '../../session/legacy-session.js';
 import { requestIdKey as keyOf } from '../../dispatch/request-id-key.js';
-import { InvalidRequestError } from '../../protocol/mcp.error.js';
+import { InvalidRequestError, UnsupportedProtocolVersionError } from '../../protocol/mcp.error.js';
 import type { JsonObject, JsonRpcMessage, JsonRpcRequest, RequestId } from '../../protocol/wire.types.js';
 import { classifyLine } from './stdio-message.js';
+import { hasModernClaim } from './stdio-era.js';
 
 const LISTEN_METHOD = 'subscriptions/listen';
 /** Keeps this pipe's request ids apart from other clients' in the dispatcher (ids are unique per client only). */
@@ -36,6 +39,12 @@ export class McpStdioTransport {
   private readonly inFlight = new Map<string, InFlight>();
   private reader?: Interface;
   private outputBroken = false;
+  /**
+   * The era the pipe is pinned to by its first message (legacy digest §1.5): `initialize` opens a
+   * 2025 session for the pipe's lifetime; a request with the 2026-07-28 `_meta` pins it modern.
+   */
+  private era: 'unpinned' | 'modern' | 'legacy' = 'unpinned';
+  private session?: LegacySession;
   private resolveEnded!: () => void;
   /** Resolves when the input ends (EOF) or `stop()` is called. */
   readonly ended = new Promise<void>((resolve) => (this.resolveEnded = resolve));
@@ -44,6 +53,8 @@ export class McpStdioTransport {
     private readonly dispatcher: McpDispatcher,
     private readonly input: Readable,
     private readonly output: Writable,
+    /** Serves 2025 `initialize`; without it (protocol: 'modern') the pipe speaks 2026-07-28 only. */
+    private readonly legacy?: LegacyLifecycle,
   ) {}
 
   /** Starts reading lines. readline buffers partial lines and treats `\r\n` as one line break. */
@@ -117,9 +128,11 @@ export class McpStdioTransport {
       case 'invalid':
         return this.write({ jsonrpc: '2.0', id: incoming.id ?? null, error: incoming.error.toJsonRpc() });
       case 'response':
-        // The server sends no requests on stdio, so no response is awaited. Answering one with an
-        // error could collide with a pending request of the client under the same id.
-        this.logger.debug(`Ignoring a JSON-RPC response from the client (id ${String(incoming.id)})`);
+        // The answer to a question of a 2025 call. An unknown one is only logged: answering it with
+        // an error could collide with a pending request of the client under the same id.
+        if (!this.session || !this.dispatcher.answer(this.session, JSON.parse(line) as JsonObject)) {
+          this.logger.debug(`Ignoring a JSON-RPC response no call awaits (id ${String(incoming.id)})`);
+        }
         return;
       case 'notification':
         return this.handleNotification(incoming.method, incoming.params);
@@ -135,7 +148,31 @@ export class McpStdioTransport {
     if (method === 'notifications/cancelled') this.dispatcher.cancel(params, STDIO_SCOPE);
   }
 
+  /** Pins the era on the first request; answers `initialize` itself. False when the request was answered here. */
+  private pin(request: JsonRpcRequest): boolean {
+    const modern = hasModernClaim(request);
+    if (request.method === 'initialize' && !modern) {
+      if (this.era === 'legacy') {
+        this.write({ jsonrpc: '2.0', id: request.id, error: new InvalidRequestError('Invalid Request: the session is already initialized').toJsonRpc() });
+      } else if (this.era === 'modern' || !this.legacy) {
+        this.write({ jsonrpc: '2.0', id: request.id, error: new UnsupportedProtocolVersionError(String(request.params?.protocolVersion ?? '')).toJsonRpc() });
+      } else {
+        const outcome = this.legacy.initialize(request);
+        if (outcome.session) {
+          this.era = 'legacy';
+          this.session = outcome.session;
+        }
+        this.write(outcome.message);
+      }
+      return false;
+    }
+    // A server/discover probe does not pin: a dual-era client may still fall back to initialize.
+    if (this.era === 'unpinned' && modern && request.method !== 'server/discover') this.era = 'modern';
+    return true;
+  }
+
   private serve(request: JsonRpcRequest): void {
+    if (!this.pin(request)) return;
     const key = keyOf(request.id);
     if (this.inFlight.has(key)) {
       this.write({ jsonrpc: '2.0', id: request.id, error: new InvalidRequestError(`Invalid Request: request id ${JSON.stringify(request.id)} is already in use`).toJsonRpc() });
@@ -145,9 +182,10 @@ export class McpStdioTransport {
     const done = new Promise<void>((resolve) => (settle = resolve));
     const call: InFlight = { method: request.method, done };
     this.inFlight.set(key, call);
+    // No header checks on stdio: all metadata is in `_meta` (or the session). The scope lets notifications/cancelled find the call.
+    const facts: TransportFacts = this.era === 'legacy' && !hasModernClaim(request) ? { cancellationScope: STDIO_SCOPE, session: this.session } : { cancellationScope: STDIO_SCOPE };
     call.subscription = this.dispatcher
-      // No header checks on stdio: all metadata is in `_meta`. The scope lets notifications/cancelled find the call.
-      .dispatch(request, { cancellationScope: STDIO_SCOPE })
+      .dispatch(request, facts)
       .pipe(
         finalize(() => {
           // Only forget our own entry: a cancelled id may already be reused by a new request.
