@@ -201,6 +201,23 @@ describe('nest-mcp/testing', () => {
       expect(progress).toEqual([1, 2, 3]);
     });
 
+    it('answers the questions of a 2025 call (server-to-client elicitation/create on its stream) from the same script', async () => {
+      const billing = client.app.get(BillingService);
+      const before = billing.charges.length;
+      const asked: string[] = [];
+      const result = await client.callTool('upgrade-plan', { userId: 'u-2025' }, {
+        answer: (question) => {
+          asked.push(question.method === 'elicitation/create' ? question.params.message : question.method);
+          return asked.length === 1 ? { action: 'accept', content: { plan: 'pro' } } : { action: 'accept', content: { confirmed: true } };
+        },
+      });
+      expect(asked).toEqual(['Pick a plan', 'Confirm upgrade to pro?']);
+      expect(result.structuredContent).toEqual({ upgraded: true, plan: 'pro' });
+      expect(billing.charges.slice(before)).toEqual([{ userId: 'u-2025', plan: 'pro' }]);
+      const declined = await client.callTool('onboard', {}, { answer: [{ action: 'decline' }] });
+      expect(declined.structuredContent).toEqual({ message: 'Onboarding cancelled.' });
+    });
+
     it('close() ends the session: its id is refused afterwards', async () => {
       const own = await McpTest.createClient(client.app, { era: 'legacy' });
       await own.listTools();

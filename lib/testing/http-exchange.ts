@@ -7,8 +7,8 @@ import { McpClientError } from './mcp-client.error.js';
 export interface ExchangeHooks {
   /** Each notification on the request's stream, as it arrives. */
   onNotification?(notification: JsonRpcNotification): void;
-  /** A request of the server on the stream (a 2025-era server-to-client request). */
-  onServerRequest?(request: JsonRpcRequest): never;
+  /** A request of the server on the stream (a 2025-era question): answered before the stream is read on. */
+  onServerRequest?(request: JsonRpcRequest): Promise<void>;
   signal?: AbortSignal;
 }
 
@@ -35,7 +35,7 @@ export async function exchange(url: string, request: JsonRpcRequest, headers: Re
         break;
       }
       if (typeof message.method !== 'string') continue;
-      if ('id' in message) hooks.onServerRequest?.(message as unknown as JsonRpcRequest);
+      if ('id' in message) await hooks.onServerRequest?.(message as unknown as JsonRpcRequest);
       else hooks.onNotification?.(message as unknown as JsonRpcNotification);
     }
   } else {

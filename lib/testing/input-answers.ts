@@ -3,7 +3,7 @@ import type { ElicitResponse, InputRequest, InputRequests, InputResponse, InputR
 /** One answer to one input request: an elicitation answer, or a sampling / roots result. */
 export type InputAnswer = ElicitResponse | InputResponse;
 
-/** Answers each question as it comes (`key` is its `inputRequests` key, e.g. `elicitation-1`). */
+/** Answers each question as it comes (`key`: its `inputRequests` key, e.g. `elicitation-1`; in the legacy era the request id). */
 export type InputAnswerer = (question: InputRequest, key: string) => InputAnswer | Promise<InputAnswer>;
 
 /**

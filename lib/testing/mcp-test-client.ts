@@ -12,6 +12,7 @@ import type {
   CompleteResult,
   GetPromptResult,
   Implementation,
+  InputRequest,
   InputRequiredResult,
   JsonObject,
   JsonRpcNotification,
@@ -32,7 +33,7 @@ import type {
   Tool,
 } from '../protocol/wire.types.js';
 import { exchange, headerSafe, mirroredHeaders } from './http-exchange.js';
-import { answererFor, answerRound, type InputAnswers } from './input-answers.js';
+import { answererFor, answerRound, type InputAnswerer, type InputAnswers } from './input-answers.js';
 
 /** Which generation of the protocol the client speaks. */
 export type McpTestEra = 'modern' | 'legacy';
@@ -40,7 +41,7 @@ export type McpTestEra = 'modern' | 'legacy';
 export interface McpTestClientOptions {
   /**
    * `'modern'` (default): 2026-07-28, every request self-contained. `'legacy'`: a 2025 client
-   * (`initialize`, then requests in its `Mcp-Session-Id` session), for lists, calls, prompts and resources.
+   * (`initialize`, then requests in its `Mcp-Session-Id` session); its questions are answered by POSTed responses.
    */
   era?: McpTestEra;
   /** The revision to speak; default 2026-07-28, or 2025-11-25 in the legacy era. */
@@ -64,7 +65,8 @@ export interface McpRequestOptions {
   /**
    * Answers the server's questions (`input_required`): a function, or a script of answers taken in
    * order, e.g. `[{ action: 'accept', content: { plan: 'pro' } }, { action: 'decline' }]`. The client
-   * sends them back with the `requestState` until the call completes, so a multi-round call is one call.
+   * sends them back with the `requestState` until the call completes, so a multi-round call is one call
+   * (in the legacy era it answers the server's `elicitation/create` requests on the stream instead).
    */
   answer?: InputAnswers;
   /** Aborting closes the response stream, which cancels the call on the server. */
@@ -175,8 +177,8 @@ export class McpTestClient {
    * result is answered with `options.answer` and retried until the server completes it.
    */
   async request<T extends Result = Result>(method: string, params: JsonObject = {}, options: McpRequestOptions = {}): Promise<T> {
-    if (this.era === 'legacy') return (await this.send(method, params, options)) as T;
     const answerer = answererFor(options.answer, method === 'tools/call' || method === 'prompts/get' ? `${method} "${params.name}"` : method);
+    if (this.era === 'legacy') return (await this.send(method, params, options, answerer)) as T;
     const maxRounds = this.options.maxInputRounds ?? 10;
     let retry: JsonObject = {};
     for (let round = 1; ; round++) {
@@ -226,7 +228,7 @@ export class McpTestClient {
     if (initialized.status !== 202) throw new Error(`notifications/initialized: HTTP ${initialized.status}, expected 202`);
   }
 
-  private async send(method: string, params: JsonObject, options: McpRequestOptions): Promise<Result> {
+  private async send(method: string, params: JsonObject, options: McpRequestOptions, answerer?: InputAnswerer): Promise<Result> {
     const progressToken = options.onProgress ? `progress-${nextProgressToken++}` : undefined;
     const meta: JsonObject = { ...(progressToken !== undefined ? { progressToken } : {}), ...options.meta };
     const legacy = this.era === 'legacy';
@@ -244,11 +246,18 @@ export class McpTestClient {
         if (notification.method === 'notifications/progress' && progress?.progressToken === progressToken) options.onProgress?.(progress!);
         options.onNotification?.(notification);
       },
-      onServerRequest: (serverRequest) => {
-        // The 2025 era asks its questions as server-to-client requests on the stream, not as input_required.
-        throw new Error(
-          `${method}: the server sent a ${serverRequest.method} request on the stream; the testing client answers questions in the modern era only (era: 'modern')`,
-        );
+      // The 2025 era asks its questions as server-to-client requests on the call's stream; each answer
+      // is a JSON-RPC response POSTed in the session, and the stream goes on to the call's result.
+      onServerRequest: async (serverRequest) => {
+        if (!legacy || !answerer) throw new Error(`${method}: the server sent a ${serverRequest.method} request outside a 2025 session`);
+        const answer = await answerer(serverRequest as unknown as InputRequest, String(serverRequest.id));
+        const posted = await fetch(this.url, {
+          method: 'POST',
+          headers: { ...this.legacyHeaders(), ...this.options.headers },
+          body: JSON.stringify({ jsonrpc: '2.0', id: serverRequest.id, result: answer }),
+        });
+        await posted.arrayBuffer();
+        if (posted.status !== 202) throw new Error(`${method}: the answer to ${serverRequest.method} was refused with HTTP ${posted.status}`);
       },
     });
     return result;
