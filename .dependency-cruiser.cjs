@@ -93,6 +93,13 @@ module.exports = {
       to: { path: SPEC },
     },
     {
+      name: 'testing-is-its-own-entry',
+      comment: 'lib/testing/ is the nest-mcp/testing entry point: nothing of the main entry may import it, so it never loads with nest-mcp',
+      severity: 'error',
+      from: { path: '^lib/', pathNot: '^lib/testing/' },
+      to: { path: '^lib/testing/' },
+    },
+    {
       name: 'lib-stands-alone',
       comment: 'lib/ is what ships: it must not import sample/, test/ or bench/ (specs may use test/ helpers)',
       severity: 'error',

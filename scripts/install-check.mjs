@@ -7,9 +7,11 @@
 //      with the repository's TypeScript under `module: nodenext`, boots on a free loopback port,
 //      answers a `tools/call` over HTTP and serves the playground page with its files;
 //   3. the same two apps installed from a git URL (`git+file://` of this checkout's HEAD), which makes
-//      npm run the package's `prepare` build, as `npm install github:owner/repo` does.
+//      npm run the package's `prepare` build, as `npm install github:owner/repo` does;
+//   4. a fresh app scaffolded by the Nest CLI (`nest new`: ESM, vitest) installs the tarball, takes the
+//      README's "Testing your tools" example verbatim, and passes it under vitest, then under jest.
 //
-//   npm run test:install            node scripts/install-check.mjs [--skip-git]
+//   npm run test:install            node scripts/install-check.mjs [--skip-git] [--skip-fresh-app]
 //
 // The last line is `install-check: N passed, M failed`; the exit code is 0 only when all passed.
 
@@ -22,7 +24,9 @@ import { fileURLToPath } from 'node:url';
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const TSC = path.join(ROOT, 'node_modules/typescript/bin/tsc');
 const manifest = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
+const NEST_CLI = path.join(ROOT, 'node_modules/@nestjs/cli/bin/nest.js');
 const skipGit = process.argv.includes('--skip-git');
+const skipFreshApp = process.argv.includes('--skip-fresh-app');
 
 const results = [];
 const work = mkdtempSync(path.join(tmpdir(), 'nest-mcp-install-'));
@@ -52,7 +56,7 @@ function pack() {
   const { stdout } = run('npm', ['pack', '--json', '--pack-destination', work], ROOT);
   const listing = JSON.parse(stdout.slice(stdout.search(/^\[/m)));
   const files = listing[0].files.map((file) => file.path);
-  for (const required of ['dist/lib/index.js', 'dist/lib/index.d.ts', 'package.json', 'README.md', 'LICENSE']) {
+  for (const required of ['dist/lib/index.js', 'dist/lib/index.d.ts', 'dist/lib/testing/index.js', 'dist/lib/testing/index.d.ts', 'package.json', 'README.md', 'LICENSE']) {
     if (!files.includes(required)) throw new Error(`the tarball lacks ${required}`);
   }
   const strays = files.filter((file) => !/^(dist\/lib\/|package\.json$|README\.md$|LICENSE$|CHANGELOG\.md$)/.test(file));
@@ -70,9 +74,7 @@ function pack() {
 }
 
 // ------------------------------------------------------------------ the scratch apps
-const APP_SOURCE = `import 'reflect-metadata';
-import { Injectable, Module } from '@nestjs/common';
-import { NestFactory } from '@nestjs/core';
+const APP_MODULE_SOURCE = `import { Injectable, Module } from '@nestjs/common';
 import { McpArg, McpModule, McpTool, text, type McpToolResult } from 'nest-mcp';
 
 @Injectable()
@@ -84,13 +86,32 @@ class MathTools {
 }
 
 @Module({ imports: [McpModule.forRoot({ name: 'install-check', version: '1.0.0' })], providers: [MathTools] })
-class AppModule {}
+export class AppModule {}
+`;
+
+const MAIN_SOURCE = `import 'reflect-metadata';
+import { NestFactory } from '@nestjs/core';
+import { AppModule } from './app.module.js';
 
 async function main(): Promise<void> {
   const app = await NestFactory.create(AppModule, { logger: ['error'] });
   app.enableShutdownHooks();
   await app.listen(0, '127.0.0.1');
   console.log(\`listening \${await app.getUrl()}\`);
+}
+void main();
+`;
+
+// The second entry point, nest-mcp/testing, from the same installed package: boots the module, calls `add`.
+const KIT_SOURCE = `import 'reflect-metadata';
+import { McpTest } from 'nest-mcp/testing';
+import { AppModule } from './app.module.js';
+
+async function main(): Promise<void> {
+  const client = await McpTest.createClient(AppModule, { logger: ['error'] });
+  const result = await client.callTool('add', { a: 2, b: 40 });
+  await client.close();
+  console.log(\`kit \${JSON.stringify(result.content)}\`);
 }
 void main();
 `;
@@ -118,7 +139,9 @@ function writeApp(dir, kind, dependency) {
     include: ['src'],
   };
   writeFileSync(path.join(dir, 'tsconfig.json'), JSON.stringify(tsconfig, null, 2));
-  writeFileSync(path.join(dir, 'src/main.ts'), APP_SOURCE);
+  writeFileSync(path.join(dir, 'src/app.module.ts'), APP_MODULE_SOURCE);
+  writeFileSync(path.join(dir, 'src/main.ts'), MAIN_SOURCE);
+  writeFileSync(path.join(dir, 'src/kit.ts'), KIT_SOURCE);
 }
 
 function install(dir, fromTarball) {
@@ -179,6 +202,62 @@ async function bootAndCall(dir, kind) {
   }
 }
 
+// ------------------------------------------------------------------ a fresh `nest new` app and the README
+/** The code blocks of README.md marked `<!-- testing-example: PATH -->`, by that path. */
+function readmeTestingExamples() {
+  const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+  const examples = new Map();
+  for (const match of readme.matchAll(/<!-- testing-example: (\S+) -->\r?\n```\w*\r?\n([\s\S]*?)\r?\n```/g)) examples.set(match[1], `${match[2]}\n`);
+  if (examples.size < 2) throw new Error('README.md has no marked testing example (<!-- testing-example: PATH --> before a code block)');
+  return examples;
+}
+
+/** The jest configuration the README gives (its ```json block that starts with "jest"). */
+function readmeJestConfig() {
+  const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+  const block = /```json\r?\n("jest": \{[\s\S]*?\r?\n\})\r?\n```/.exec(readme);
+  if (!block) throw new Error('README.md has no jest configuration block');
+  return JSON.parse(`{${block[1]}}`).jest;
+}
+
+/**
+ * Scaffolds an app with the Nest CLI (the repository's pinned one, as `npx @nestjs/cli new` would),
+ * installs the tarball, copies the README's testing example into it verbatim, type-checks it and runs
+ * `vitest run` as the scaffold's `npm test` does; then the same spec under jest with the README's jest
+ * configuration (ESM mode), the jest packages added as a jest user has them.
+ */
+function freshNestApp(tarball) {
+  const dir = path.join(work, 'fresh-app');
+  run(process.execPath, [NEST_CLI, 'new', 'fresh-app', '--package-manager', 'npm', '--skip-git'], work);
+  const scaffold = JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8'));
+  if (scaffold.type !== 'module' || scaffold.scripts?.test !== 'vitest run') {
+    throw new Error(`nest new no longer scaffolds an ES module app tested by vitest: type ${scaffold.type}, test ${scaffold.scripts?.test}`);
+  }
+  run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', `nest-mcp@file:${tarball}`], dir);
+  const examples = readmeTestingExamples();
+  for (const [file, source] of examples) writeFileSync(path.join(dir, file), source);
+  const spec = [...examples.keys()].find((file) => file.endsWith('.spec.ts'));
+  run(process.execPath, ['node_modules/typescript/bin/tsc', '--noEmit', '-p', 'tsconfig.json'], dir);
+  const vitest = run(process.execPath, ['node_modules/vitest/vitest.mjs', 'run', '--reporter=verbose'], dir).output;
+  if (!vitest.includes(spec) || /\bfailed\b/.test(vitest)) throw new Error(`vitest did not pass ${spec}:\n${vitest}`);
+
+  run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--no-save', `jest@${manifest.devDependencies.jest}`, `ts-jest@${manifest.devDependencies['ts-jest']}`, '@types/jest@^30'], dir);
+  // A jest app's tsconfig names jest's global types where the vitest scaffold names vitest's.
+  writeFileSync(path.join(dir, 'tsconfig.jest.json'), JSON.stringify({ extends: './tsconfig.json', compilerOptions: { types: ['jest', 'node'] } }));
+  const jestConfig = readmeJestConfig();
+  jestConfig.transform['^.+\\.ts$'][1].tsconfig = 'tsconfig.jest.json';
+  writeFileSync(path.join(dir, 'jest.config.json'), JSON.stringify({ ...jestConfig, roots: ['<rootDir>/src'], testRegex: `${path.basename(spec).replace(/\./g, '\\.')}$` }));
+  const jest = run(process.execPath, ['--experimental-vm-modules', '--disable-warning=ExperimentalWarning', 'node_modules/jest/bin/jest.js', '--config', 'jest.config.json'], dir).output;
+  if (!/Tests:\s+\d+ passed, \d+ total/.test(jest) || /failed/.test(jest)) throw new Error(`jest did not pass ${spec}:\n${jest}`);
+}
+
+/** Runs the compiled nest-mcp/testing script: the kit imports (ESM or require(esm)) and calls `add`. */
+function callThroughKit(dir, kind) {
+  const { stdout } = run(process.execPath, ['dist/kit.js'], dir);
+  const expected = `kit ${JSON.stringify([{ type: 'text', text: `sum=42 (${kind})` }])}`;
+  if (stdout.trim() !== expected) throw new Error(`nest-mcp/testing answered ${stdout.trim()}, expected ${expected}`);
+}
+
 async function main() {
   let tarball;
   await check('npm pack carries dist/lib, LICENSE, self-contained source maps and no scripts', () => { tarball = pack(); });
@@ -187,12 +266,16 @@ async function main() {
   for (const [label, dependency] of sources) {
     for (const kind of ['esm', 'commonjs']) {
       const dir = path.join(work, `${label.replace(/\W/g, '-')}-${kind}`);
-      await check(`${kind} app, installed from the ${label}: types compile, boots, answers tools/call, serves the playground`, async () => {
+      await check(`${kind} app, installed from the ${label}: types compile, boots, answers tools/call, serves the playground, and nest-mcp/testing calls it`, async () => {
         writeApp(dir, kind, dependency);
         install(dir, label === 'tarball');
         await bootAndCall(dir, kind);
+        callThroughKit(dir, kind);
       });
     }
+  }
+  if (tarball && !skipFreshApp) {
+    await check("a fresh `nest new` app (ESM, vitest) with the tarball runs the README's testing example under vitest and jest", () => freshNestApp(tarball));
   }
   rmSync(work, { recursive: true, force: true });
   const failed = results.filter((result) => !result.ok).length;

@@ -1,5 +1,6 @@
 import type { INestApplication, LoggerService } from '@nestjs/common';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { McpTest, type McpTestClient } from 'nest-mcp/testing';
 import { BillingService } from '../sample/tools/billing.service.js';
 import { callTool, until, type McpReply, type Msg } from './support/interactive-http.js';
 import { startInteractiveApp } from './src/interactive-fixture.module.js';
@@ -53,12 +54,16 @@ function progressParams(reply: McpReply): unknown[] {
 describe('elicitation by multi round-trip requests (e2e)', () => {
   let app: INestApplication;
   let url: string;
+  /** For the tests about what a tool does with the answers, rather than about the rounds on the wire. */
+  let client: McpTestClient;
 
   beforeAll(async () => {
     ({ app, url } = await startInteractiveApp());
+    client = await McpTest.createClient(app);
   });
 
   afterAll(async () => {
+    await client?.close();
     await app?.close();
   });
 
@@ -174,11 +179,8 @@ describe('elicitation by multi round-trip requests (e2e)', () => {
     it('a cancel at the first question ends the call without a charge', async () => {
       const billing = app.get(BillingService);
       const before = billing.charges.length;
-      const round1 = expectInputRequired(await callTool(url, 'upgrade-plan', { userId: 'u-7' }));
-      const reply = await callTool(url, 'upgrade-plan', { userId: 'u-7' }, {
-        extra: { inputResponses: { 'elicitation-1': { action: 'cancel' } }, requestState: round1.requestState },
-      });
-      expect(expectComplete(reply).structuredContent).toEqual({ upgraded: false, reason: 'cancelled' });
+      const result = await client.callTool('upgrade-plan', { userId: 'u-7' }, { answer: [{ action: 'cancel' }] });
+      expect(result.structuredContent).toEqual({ upgraded: false, reason: 'cancelled' });
       expect(billing.charges.length).toBe(before);
     });
   });
@@ -312,18 +314,22 @@ describe('elicitation by multi round-trip requests (e2e)', () => {
     });
 
     it('a sampling request without the sampling capability is -32021 naming sampling', async () => {
-      const reply = await callTool(url, 'ask-model', {}, { capabilities: { elicitation: {} } });
-      expect(reply.status).toBe(400);
-      expect(reply.response.error.code).toBe(-32021);
-      expect(reply.response.error.data).toEqual({ requiredCapabilities: { sampling: {} } });
-      expect(reply.response.error.message).toMatch(/sampling/);
+      const refusal = client.callTool('ask-model', {}, { capabilities: { elicitation: {} } });
+      await expect(refusal).rejects.toMatchObject({ code: -32021, httpStatus: 400, data: { requiredCapabilities: { sampling: {} } }, message: expect.stringMatching(/sampling/) });
     });
 
-    it('with the sampling capability the same tool asks', async () => {
-      const reply = await callTool(url, 'ask-model', {}, { capabilities: { sampling: {} } });
-      const result = expectInputRequired(reply);
-      expect(Object.keys(result.inputRequests)).toEqual(['capital']);
-      expect(result.inputRequests.capital.method).toBe('sampling/createMessage');
+    it('with the sampling capability the same tool asks, and gets the answer', async () => {
+      const asked: string[] = [];
+      const sampled = { role: 'assistant', content: { type: 'text', text: 'Rome.' }, model: 'test-model' };
+      const result = await client.callTool('ask-model', {}, {
+        capabilities: { sampling: {} },
+        answer: (question, key) => {
+          asked.push(`${key}: ${question.method}`);
+          return sampled;
+        },
+      });
+      expect(asked).toEqual(['capital: sampling/createMessage']);
+      expect(result.structuredContent).toEqual({ answers: { capital: sampled } });
     });
   });
 
@@ -359,12 +365,15 @@ describe('elicitation by multi round-trip requests (e2e)', () => {
     });
 
     it('the isInputRequiredSignal rethrow pattern asks, then completes', async () => {
-      const first = expectInputRequired(await callTool(url, 'rethrow', {}));
-      expect(Object.keys(first.inputRequests)).toEqual(['elicitation-1']);
-      const done = await callTool(url, 'rethrow', {}, {
-        extra: { inputResponses: { 'elicitation-1': { action: 'accept', content: { name: 'Cy' } } }, requestState: first.requestState },
+      const asked: string[] = [];
+      const done = await client.callTool('rethrow', {}, {
+        answer: (_question, key) => {
+          asked.push(key);
+          return { action: 'accept', content: { name: 'Cy' } };
+        },
       });
-      expect(expectComplete(done).content).toEqual([{ type: 'text', text: 'hello Cy' }]);
+      expect(asked).toEqual(['elicitation-1']);
+      expect(done.content).toEqual([{ type: 'text', text: 'hello Cy' }]);
     });
   });
 
@@ -446,9 +455,8 @@ describe('elicitation by multi round-trip requests (e2e)', () => {
     });
 
     it('a decline with requestState is answered by the tool', async () => {
-      const first = expectInputRequired(await callTool(url, 'keyed', {}));
-      const reply = await callTool(url, 'keyed', {}, { extra: { inputResponses: { user_name: { action: 'decline' } }, requestState: first.requestState } });
-      expect(expectComplete(reply).content).toEqual([{ type: 'text', text: 'action=decline' }]);
+      const declined = await client.callTool('keyed', {}, { answer: [{ action: 'decline' }] });
+      expect(declined.content).toEqual([{ type: 'text', text: 'action=decline' }]);
     });
   });
 });

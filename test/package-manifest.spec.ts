@@ -45,7 +45,17 @@ describe('package manifest', () => {
   it('publishes the built library with types to ESM and CommonJS (require(esm)) consumers alike', () => {
     // `default` rather than `import`: a CommonJS app's require() must resolve it too.
     expect(manifest.exports['.']).toEqual({ types: './dist/lib/index.d.ts', default: './dist/lib/index.js' });
+    // The test kit is a second entry point (lib/testing), built into the same dist/lib.
+    expect(manifest.exports['./testing']).toEqual({ types: './dist/lib/testing/index.d.ts', default: './dist/lib/testing/index.js' });
     expect(manifest.files).toEqual(['dist/lib']);
+  });
+
+  it('lets the test kit use only what the main entry has: no test-only package among its imports', () => {
+    const imported = new Set<string>();
+    for (const file of sources(join(root, 'lib/testing'))) {
+      for (const match of readFileSync(file, 'utf8').matchAll(/(?:from|import\()\s*'([^'.][^']*)'/g)) imported.add(packageOf(match[1]));
+    }
+    expect([...imported].sort()).toEqual(['@nestjs/common', '@nestjs/core']);
   });
 
   it('builds dist/ when installed from git or packed, and asks for the Node that Nest 12 needs', () => {

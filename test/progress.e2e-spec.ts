@@ -1,5 +1,6 @@
 import type { INestApplication } from '@nestjs/common';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { McpTest } from 'nest-mcp/testing';
 import { callTool, post, sleep, until, type Msg } from './support/interactive-http.js';
 import { startInteractiveApp } from './src/interactive-fixture.module.js';
 import { slowState } from './src/interactive-fixture.tools.js';
@@ -165,24 +166,19 @@ describe('progress over HTTP (e2e)', () => {
 
   describe('client disconnect mid-stream', () => {
     it('aborts the context signal, stops the tool emitting, and the server keeps serving', async () => {
+      const client = await McpTest.createClient(app);
       const controller = new AbortController();
-      const response = await post(url, 'tools/call', { name: 'slow-progress', arguments: {} }, {
-        progressToken: 'slow',
+      const seen: unknown[] = [];
+      const call = client.callTool('slow-progress', {}, {
         signal: controller.signal,
+        onProgress: ({ progress, total, message }) => {
+          seen.push({ progress, total, message });
+          controller.abort();
+        },
       });
-      expect(response.headers.get('content-type')).toMatch(/^text\/event-stream/);
-      const reader = response.body!.getReader();
-      const decoder = new TextDecoder();
-      let buffered = '';
-      while (!buffered.includes('\n\n')) {
-        const chunk = await reader.read();
-        if (chunk.done) break;
-        buffered += decoder.decode(chunk.value, { stream: true });
-      }
-      const first = JSON.parse(buffered.split('\n\n')[0].split('\n')[1].slice('data: '.length)) as Msg;
-      expect(first.params).toEqual({ progressToken: 'slow', progress: 1, total: 100, message: 'tick 1' });
-      controller.abort();
-      await reader.cancel().catch(() => undefined);
+      await expect(call).rejects.toThrow(/aborted/i);
+      expect(seen[0]).toEqual({ progress: 1, total: 100, message: 'tick 1' });
+      await client.close();
 
       expect(await until(() => slowState.finished, 2000)).toBe(true);
       expect(slowState.entered).toBe(1);

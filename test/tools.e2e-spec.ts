@@ -1,5 +1,6 @@
 import 'reflect-metadata';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { McpTest, type McpTestClient } from 'nest-mcp/testing';
 import { AppModule } from '../sample/app.module.js';
 import { PIXEL_PNG, TransportDuplicateToolsModule, TransportToolsFixtureModule } from './src/transport-tools.fixture.js';
 import { callMcp, postMcp, rpc, startApp, startupFailure, type Json, type StartedApp } from './support/mcp-http.js';
@@ -57,12 +58,15 @@ async function listAll(url: string): Promise<{ pages: Json[][]; cursors: string[
 
 describe('tools on the sample AppModule', () => {
   let started: StartedApp;
+  let client: McpTestClient;
 
   beforeAll(async () => {
     started = await startApp([AppModule]);
+    client = await McpTest.createClient(started.app);
   });
 
   afterAll(async () => {
+    await client?.close();
     await started?.app.close();
   });
 
@@ -78,8 +82,7 @@ describe('tools on the sample AppModule', () => {
   });
 
   it('describes a DTO argument class as a JSON Schema with properties, required and descriptions', async () => {
-    const response = await callMcp(started.url, 'tools/list');
-    const createUser = response.body.result.tools.find((tool: Json) => tool.name === 'create-user');
+    const createUser = (await client.listTools()).find((tool) => tool.name === 'create-user');
     expect(createUser).toEqual({
       name: 'create-user',
       description: 'Creates a user from a validated DTO and returns it',
@@ -97,8 +100,8 @@ describe('tools on the sample AppModule', () => {
   });
 
   it('gives a DTO return type an outputSchema, and named parameters a generated inputSchema', async () => {
-    const response = await callMcp(started.url, 'tools/list');
-    const hello = response.body.result.tools.find((tool: Json) => tool.name === 'hello');
+    const tools = await client.listTools();
+    const hello = tools.find((tool) => tool.name === 'hello');
     expect(hello).toEqual({
       name: 'hello',
       description: 'Greets someone',
@@ -106,8 +109,7 @@ describe('tools on the sample AppModule', () => {
       inputSchema: { type: 'object', properties: { name: { type: 'string', description: 'Who to greet' } }, required: ['name'] },
       outputSchema: { type: 'object', properties: { message: { type: 'string', description: 'The greeting' } }, required: ['message'] },
     });
-    const echo = response.body.result.tools.find((tool: Json) => tool.name === 'echo');
-    expect(echo).not.toHaveProperty('outputSchema');
+    expect(tools.find((tool) => tool.name === 'echo')).not.toHaveProperty('outputSchema');
   });
 
   it('calls the sample echo tool (string → one text block)', async () => {
@@ -357,12 +359,11 @@ describe('tool failures are logged', () => {
     const entries: Array<{ level: string; text: string }> = [];
     const record = (level: string) => (...parts: unknown[]) => entries.push({ level, text: parts.map(String).join(' ') });
     const logger = { log: record('log'), error: record('error'), warn: record('warn'), debug: record('debug'), verbose: record('verbose'), fatal: record('fatal') };
-    const started = await startApp([TransportToolsFixtureModule], '/mcp', [], logger);
+    const client = await McpTest.createClient(TransportToolsFixtureModule, { logger });
     try {
-      const response = await postMcp(started.url, rpc('tools/call', { name: 'explode', arguments: {} }));
-      assertResultResponse(response.body, 'CallToolResult');
-      expect(response.body.result.content).toEqual([{ type: 'text', text: expect.stringMatching(/^Internal error \(ref [0-9a-f]{16}\)$/) }]);
-      const ref = /ref ([0-9a-f]{16})/.exec(response.body.result.content[0].text)![1];
+      const { content } = await client.callTool('explode');
+      expect(content).toEqual([{ type: 'text', text: expect.stringMatching(/^Internal error \(ref [0-9a-f]{16}\)$/) }]);
+      const ref = /ref ([0-9a-f]{16})/.exec((content[0] as { text: string }).text)![1];
       const mentions = entries.filter((entry) => entry.text.includes('The reactor is on fire'));
       expect(mentions).toHaveLength(1);
       expect(mentions[0].level).toBe('error');
@@ -370,7 +371,7 @@ describe('tool failures are logged', () => {
       expect(mentions[0].text).toContain('explode');
       expect(mentions[0].text).toMatch(/\bat \S*explode/);
     } finally {
-      await started.app.close();
+      await client.close();
     }
   });
 });

@@ -92,6 +92,20 @@ export interface CacheHints {
   cacheScope: CacheScope;
 }
 
+export interface PaginatedResult extends Result {
+  nextCursor?: string;
+}
+
+export type ProgressToken = string | number;
+
+export interface ProgressNotificationParams {
+  progressToken: ProgressToken;
+  progress: number;
+  total?: number;
+  message?: string;
+  _meta?: JsonObject;
+}
+
 // ── Content ─────────────────────────────────────────────────────────────────────────────────
 export interface Annotations {
   audience?: Array<'user' | 'assistant'>;
@@ -176,6 +190,10 @@ export interface Tool {
   _meta?: JsonObject;
 }
 
+export interface ListToolsResult extends PaginatedResult, CacheHints {
+  tools: Tool[];
+}
+
 export interface CallToolResult extends Result {
   content: ContentBlock[];
   structuredContent?: unknown;
@@ -202,6 +220,10 @@ export interface Prompt {
 export interface PromptMessage {
   role: 'user' | 'assistant';
   content: ContentBlock;
+}
+
+export interface ListPromptsResult extends PaginatedResult, CacheHints {
+  prompts: Prompt[];
 }
 
 export interface GetPromptResult extends Result {
@@ -235,6 +257,30 @@ export interface ResourceTemplateDescriptor {
 
 export interface ReadResourceResult extends Result, CacheHints {
   contents: ResourceContents[];
+}
+
+export interface ListResourcesResult extends PaginatedResult, CacheHints {
+  resources: ResourceDescriptor[];
+}
+
+export interface ListResourceTemplatesResult extends PaginatedResult, CacheHints {
+  resourceTemplates: ResourceTemplateDescriptor[];
+}
+
+// ── Completions ─────────────────────────────────────────────────────────────────────────────
+export interface PromptReference {
+  type: 'ref/prompt';
+  name: string;
+  title?: string;
+}
+
+export interface ResourceTemplateReference {
+  type: 'ref/resource';
+  uri: string;
+}
+
+export interface CompleteResult extends Result {
+  completion: { values: string[]; total?: number; hasMore?: boolean };
 }
 
 // ── Multi round-trip requests ───────────────────────────────────────────────────────────────
