@@ -44,3 +44,13 @@ export function sendJson(res: unknown, status: number, body: unknown, headers: O
   }
   writeJson(res as ServerResponse, status, body, headers);
 }
+
+/** Answers one body (a page, a file, a short text) through the adapter: Fastify's reply, or Node's response. @internal */
+export function sendBody(res: unknown, status: number, headers: OutgoingHttpHeaders, body: string | Buffer): void {
+  if (isFastifyReply(res)) {
+    res.code(status).headers(headers).send(body);
+    return;
+  }
+  (res as ServerResponse).writeHead(status, headers);
+  (res as ServerResponse).end(body);
+}

@@ -1,9 +1,9 @@
 import { Controller, Get, Inject, Param, Req, Res, type Type } from '@nestjs/common';
 import { PATH_METADATA } from '@nestjs/common/constants.js';
-import type { ServerResponse } from 'node:http';
 import type { McpSettings } from '../../config/mcp-settings.js';
 import { MCP_SETTINGS } from '../../mcp.constants.js';
 import { playgroundAssets, playgroundPath } from '../../playground/index.js';
+import { nodeRequestOf, sendBody } from './http-exchange.js';
 import type { HttpRequest } from './mcp-http.transport.js';
 import { OriginPolicy } from './origin.policy.js';
 
@@ -27,24 +27,23 @@ export function createPlaygroundController(): Type & { bindEndpoint(endpoint: st
     }
 
     @Get()
-    page(@Req() req: HttpRequest, @Res() res: ServerResponse): void {
+    page(@Req() request: unknown, @Res() res: unknown): void {
+      const req = nodeRequestOf<HttpRequest>(request);
       // Relative links (`playground/playground.js`) resolve from `…/playground`, not from `…/playground/`.
       if ((req.url ?? '').split('?')[0].endsWith('/')) {
         if (!this.served(req, res)) return;
-        res.writeHead(308, { Location: '../playground' });
-        res.end();
-        return;
+        return sendBody(res, 308, { Location: '../playground' }, '');
       }
       this.write(req, res, '');
     }
 
     @Get(':file')
-    file(@Req() req: HttpRequest, @Res() res: ServerResponse, @Param('file') file: string): void {
-      this.write(req, res, file);
+    file(@Req() req: unknown, @Res() res: unknown, @Param('file') file: string): void {
+      this.write(nodeRequestOf<HttpRequest>(req), res, file);
     }
 
     /** The playground is on and the request passes the endpoint's Origin and Host rules; else answers 404 / 403. */
-    private served(req: HttpRequest, res: ServerResponse): boolean {
+    private served(req: HttpRequest, res: unknown): boolean {
       if (!this.settings.playground) {
         plain(res, 404, 'Not Found');
         return false;
@@ -56,25 +55,27 @@ export function createPlaygroundController(): Type & { bindEndpoint(endpoint: st
       return true;
     }
 
-    private write(req: HttpRequest, res: ServerResponse, name: string): void {
+    private write(req: HttpRequest, res: unknown, name: string): void {
       if (!this.served(req, res)) return;
       const asset = playgroundAssets().get(name);
       if (!asset) return plain(res, 404, 'Not Found');
-      res.writeHead(200, {
-        'Content-Type': asset.contentType,
-        'Content-Length': asset.body.length,
-        'Content-Security-Policy': asset.csp,
-        'X-Content-Type-Options': 'nosniff',
-        'Referrer-Policy': 'no-referrer',
-        'Cache-Control': 'no-cache',
-      });
-      res.end(asset.body);
+      sendBody(
+        res,
+        200,
+        {
+          'Content-Type': asset.contentType,
+          'Content-Security-Policy': asset.csp,
+          'X-Content-Type-Options': 'nosniff',
+          'Referrer-Policy': 'no-referrer',
+          'Cache-Control': 'no-cache',
+        },
+        asset.body,
+      );
     }
   }
   return McpPlaygroundController;
 }
 
-function plain(res: ServerResponse, status: number, text: string): void {
-  res.writeHead(status, { 'Content-Type': 'text/plain; charset=utf-8', 'Content-Length': Buffer.byteLength(text), 'X-Content-Type-Options': 'nosniff' });
-  res.end(text);
+function plain(res: unknown, status: number, text: string): void {
+  sendBody(res, status, { 'Content-Type': 'text/plain; charset=utf-8', 'X-Content-Type-Options': 'nosniff' }, text);
 }
