@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PassThrough } from 'node:stream';
 import { Injectable, Module } from '@nestjs/common';
-import { bootstrapStdio, McpArg, McpModule, McpTool, ToolContext, type McpToolContext } from '../lib/index.js';
+import { bootstrapStdio, McpArg, McpModule, McpRegistry, McpTool, ToolContext, type McpToolContext } from '../lib/index.js';
 import { AppModule } from '../sample/app.module.js';
 
 /**
@@ -18,6 +18,8 @@ import { AppModule } from '../sample/app.module.js';
  */
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const ENTRY = 'dist/sample/main-stdio.js';
+/** Run-time registration and resource updates on a trigger (plain JavaScript on dist/lib). */
+const FEEDS_ENTRY = 'test/src/stdio-feeds.fixture.mjs';
 const PROTOCOL_VERSION = '2026-07-28';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -420,6 +422,71 @@ describe('stdio: bootstrapStdio in-process on in-memory streams', () => {
   });
 });
 
+@Module({ imports: [McpModule.forRoot({ name: 'stdio-legacy-only', version: '1.0.0', protocol: 'legacy' })], providers: [SlowTools] })
+class LegacyOnlyModule {}
+
+@Module({ imports: [McpModule.forRoot({ name: 'stdio-modern-only', version: '1.0.0', protocol: 'modern' })], providers: [SlowTools] })
+class ModernOnlyModule {}
+
+const initialize = (id: number | string) =>
+  JSON.stringify({ jsonrpc: '2.0', id, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } });
+const legacyRequest = (id: number | string, method: string, params: Record<string, unknown> = {}) => JSON.stringify({ jsonrpc: '2.0', id, method, params });
+
+describe('stdio: `protocol` is enforced per pipe as on HTTP', () => {
+  it("'legacy' refuses 2026-07-28 requests and anything before initialize with -32600, then serves the 2025 session", async () => {
+    const { input, messages, server, until } = await inProcess(LegacyOnlyModule);
+    input.write(`${request(1, 'server/discover')}\n${request(2, 'tools/list')}\n${legacyRequest(3, 'tools/list')}\n${initialize(4)}\n`);
+    await until(() => messages.length === 4);
+    input.write(`${legacyRequest(5, 'tools/list')}\n${request(6, 'tools/list')}\n`);
+    await until(() => messages.length === 6);
+    const refused = { code: -32600, message: expect.stringContaining('2025-11-25'), data: { supported: expect.arrayContaining(['2025-11-25']) } };
+    // Refusals are written at once, served calls when they finish: compare in id order.
+    expect([...messages].sort((a, b) => a.id - b.id)).toEqual([
+      { jsonrpc: '2.0', id: 1, error: refused },
+      { jsonrpc: '2.0', id: 2, error: refused },
+      { jsonrpc: '2.0', id: 3, error: refused },
+      expect.objectContaining({ id: 4, result: expect.objectContaining({ protocolVersion: '2025-11-25' }) }),
+      expect.objectContaining({ id: 5, result: { tools: expect.arrayContaining([expect.objectContaining({ name: 'nap' })]) } }),
+      { jsonrpc: '2.0', id: 6, error: refused },
+    ]);
+    await server.close();
+  });
+
+  it("'modern' answers initialize with -32022 naming the versions it speaks, and serves 2026-07-28", async () => {
+    const { input, messages, server, until } = await inProcess(ModernOnlyModule);
+    input.write(`${initialize(1)}\n${request(2, 'tools/list')}\n`);
+    await until(() => messages.length === 2);
+    expect(messages[0]).toEqual({ jsonrpc: '2.0', id: 1, error: expect.objectContaining({ code: -32022, data: { supported: [PROTOCOL_VERSION], requested: '2025-11-25' } }) });
+    expect(messages[1]).toEqual(expect.objectContaining({ id: 2, result: expect.objectContaining({ resultType: 'complete' }) }));
+    await server.close();
+  });
+
+  it("'dual': a pipe pinned modern by its first request answers a later initialize with -32022", async () => {
+    const { input, messages, server, until } = await inProcess(SlowModule);
+    input.write(`${request(1, 'tools/list')}\n`);
+    await until(() => messages.length === 1);
+    input.write(`${initialize(2)}\n`);
+    await until(() => messages.length === 2);
+    expect(messages[1]).toEqual({ jsonrpc: '2.0', id: 2, error: expect.objectContaining({ code: -32022, data: expect.objectContaining({ requested: '2025-11-25' }) }) });
+    await server.close();
+  });
+
+  it("a 2025 session's notifications reach the pipe until it closes, and not after", async () => {
+    const { input, messages, server, until } = await inProcess(SlowModule);
+    const registry = server.app.get(McpRegistry, { strict: false });
+    input.write(`${initialize(1)}\n`);
+    await until(() => messages.length === 1);
+    registry.addTool({ name: 'first', description: 'Added while the pipe is open' }, () => 'ok');
+    await until(() => messages.length === 2);
+    expect(messages[1]).toEqual({ jsonrpc: '2.0', method: 'notifications/tools/list_changed' });
+    server.transport.stop();
+    // The change feed is synchronous: a subscriber still there would have written this at once.
+    registry.addTool({ name: 'second', description: 'Added after the pipe closed' }, () => 'ok');
+    await server.closed;
+    expect(messages).toHaveLength(2);
+  });
+});
+
 describe('stdio, 2025 era: the v1 SDK (initialize pins the pipe to a 2025 session) against the sample', () => {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   let ClientV1: any;
@@ -435,7 +502,7 @@ describe('stdio, 2025 era: the v1 SDK (initialize pins the pipe to a 2025 sessio
   });
 
   /** A v1 client on a fresh sample process; every message the server writes is kept for the schema check. */
-  async function connectV1(capabilities: Msg, answer?: (params: Msg) => Msg) {
+  async function connectV1(capabilities: Msg, answer?: (params: Msg) => Msg, entry = ENTRY) {
     const { assertLegacyServerMessage } = await import('./support/wire-schema.js');
     const client = new ClientV1({ name: 'nest-mcp-stdio-v1', version: '1.0.0' }, { capabilities });
     const asked: Msg[] = [];
@@ -445,7 +512,7 @@ describe('stdio, 2025 era: the v1 SDK (initialize pins the pipe to a 2025 sessio
         return answer(request.params);
       });
     }
-    const transport = new StdioV1({ command: process.execPath, args: [ENTRY], cwd: ROOT, stderr: 'pipe' });
+    const transport = new StdioV1({ command: process.execPath, args: [entry], cwd: ROOT, stderr: 'pipe' });
     await client.connect(transport);
     const seen: Msg[] = [];
     const original = transport.onmessage;
@@ -513,6 +580,43 @@ describe('stdio, 2025 era: the v1 SDK (initialize pins the pipe to a 2025 sessio
           (e: unknown) => e,
         );
       expect((again as Msg).code).toBe(-32600);
+      checkWire();
+    } finally {
+      await client.close();
+    }
+  }, 60_000);
+
+  it('list_changed after run-time registration, resources/updated for subscribed URIs only, all on the pipe', async () => {
+    const { client, seen, checkWire } = await connectV1({}, undefined, FEEDS_ENTRY);
+    const received: Msg[] = [];
+    const arrivals: Array<() => void> = [];
+    const next = () => new Promise<void>((resolve) => arrivals.push(resolve));
+    const onNotification = (notification: Msg) => {
+      received.push(notification);
+      arrivals.shift()?.();
+    };
+    client.setNotificationHandler(types.ToolListChangedNotificationSchema, onNotification);
+    client.setNotificationHandler(types.ResourceUpdatedNotificationSchema, onNotification);
+    try {
+      expect(client.getServerCapabilities()).toEqual(expect.objectContaining({ tools: { listChanged: true }, resources: { subscribe: true, listChanged: true } }));
+      let arrived = next();
+      expect((await client.callTool({ name: 'add-tool', arguments: { name: 'late' } })).content).toEqual([{ type: 'text', text: 'added late' }]);
+      await arrived;
+      expect(received).toEqual([expect.objectContaining({ method: 'notifications/tools/list_changed' })]);
+      expect((await client.listTools()).tools.map((tool: Msg) => tool.name)).toContain('late');
+      expect((await client.callTool({ name: 'late', arguments: {} })).content).toEqual([{ type: 'text', text: 'I am late' }]);
+
+      expect(await client.subscribeResource({ uri: 'notes://watched' })).toEqual({});
+      arrived = next();
+      await client.callTool({ name: 'touch', arguments: { uri: 'notes://watched' } });
+      await arrived;
+      // A URI nobody subscribed to: the pipe writes its notifications before the call's response, so none came.
+      await client.callTool({ name: 'touch', arguments: { uri: 'notes://elsewhere' } });
+      expect(await client.unsubscribeResource({ uri: 'notes://watched' })).toEqual({});
+      await client.callTool({ name: 'touch', arguments: { uri: 'notes://watched' } });
+      const updates = seen.filter((message) => message.method === 'notifications/resources/updated');
+      expect(updates).toEqual([{ jsonrpc: '2.0', method: 'notifications/resources/updated', params: { uri: 'notes://watched' } }]);
+      expect(seen.filter((message) => message.method === 'notifications/tools/list_changed')).toHaveLength(1);
       checkWire();
     } finally {
       await client.close();

@@ -57,4 +57,25 @@ describe('LegacySessions', () => {
     await expect(one.resolve(sessionId)).rejects.toMatchObject({ code: -32001, httpStatus: 404 });
     await expect(one.resolve('garbage')).rejects.toMatchObject({ code: -32001 });
   });
+
+  it('a session opened once (and kept) is still refused at once when ended here or elsewhere, and when it expires', async () => {
+    const { secret, clock } = setup();
+    const store = new InMemoryMcpStore({ clock: () => clock.now });
+    const one = new LegacySessions(new LegacySessionCodec(secret, 60_000, () => clock.now), store);
+    const two = new LegacySessions(new LegacySessionCodec(secret, 60_000, () => clock.now), store);
+    const first = one.issue(FIELDS)!.sessionId;
+    const second = one.issue(FIELDS)!.sessionId;
+    const third = one.issue(FIELDS)!.sessionId;
+    for (const id of [first, second, third]) await expect(one.resolve(id)).resolves.toBeDefined();
+    await one.end(await one.resolve(first));
+    await expect(one.resolve(first)).rejects.toMatchObject({ code: -32001 });
+    await two.end(await two.resolve(second));
+    await expect(one.resolve(second)).rejects.toMatchObject({ code: -32001 });
+    // An altered id is refused even though the id it came from was opened before.
+    const flipped = third.slice(0, 20) + (third[20] === 'A' ? 'B' : 'A') + third.slice(21);
+    await expect(one.resolve(flipped)).rejects.toMatchObject({ code: -32001 });
+    await expect(one.resolve(third)).resolves.toBeDefined();
+    clock.now += 60_000;
+    await expect(one.resolve(third)).rejects.toMatchObject({ code: -32001 });
+  });
 });

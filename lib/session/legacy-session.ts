@@ -69,9 +69,13 @@ export class LegacySessionCodec {
     if ('problem' in opened) return undefined;
     const session = toSession(opened.plaintext);
     if (!session) return undefined;
+    return this.isExpired(session) ? undefined : session;
+  }
+
+  /** True once the session's TTL has passed (or its issue time is implausibly far ahead: another clock, or a forgery). */
+  isExpired(session: LegacySession): boolean {
     const now = this.clock();
-    if (session.issuedAt + this.ttlMs <= now || session.issuedAt > now + MAX_CLOCK_SKEW_MS) return undefined;
-    return session;
+    return session.issuedAt + this.ttlMs <= now || session.issuedAt > now + MAX_CLOCK_SKEW_MS;
   }
 
   /** Milliseconds until the session expires (at least 1): how long its "ended" mark must be kept. */

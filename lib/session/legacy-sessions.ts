@@ -7,6 +7,8 @@ import type { McpStore } from '../store/mcp-store.js';
 import { LegacySessionCodec, type LegacySession } from './legacy-session.js';
 
 const ENDED_PREFIX = 'session-ended:';
+/** Opened session ids kept, so a busy client's requests skip the AES-GCM open; oldest dropped first. */
+export const MAX_OPENED_SESSIONS = 1024;
 
 /**
  * The 2025-era sessions: issued sealed at initialize, opened on each request, ended by DELETE. An
@@ -20,6 +22,13 @@ export class LegacySessions {
   private readonly endedSubject = new Subject<string>();
   /** The ids (`LegacySession.id`) of the sessions ended on this instance, as they end. */
   readonly ended = this.endedSubject.asObservable();
+  /**
+   * Ids this instance opened and authenticated, by the exact id string: only what `codec.open`
+   * accepted is put here, so an altered id never matches. Expiry is checked on every hit; the
+   * "ended" mark is still read from the store each time (a cheap lookup next to the open), so a
+   * DELETE on any instance is seen at once.
+   */
+  private readonly opened = new Map<string, LegacySession>();
 
   constructor(
     private readonly codec: LegacySessionCodec,
@@ -32,8 +41,22 @@ export class LegacySessions {
 
   /** The live session an `Mcp-Session-Id` names; SessionNotFoundError (404) when it is unknown, expired or ended. */
   async resolve(sessionId: string): Promise<LegacySession> {
-    const session = this.codec.open(sessionId);
+    const session = this.open(sessionId);
     if (!session || (await this.store.get(ENDED_PREFIX + session.id)) !== undefined) throw new SessionNotFoundError();
+    return session;
+  }
+
+  private open(sessionId: string): LegacySession | undefined {
+    const cached = this.opened.get(sessionId);
+    if (cached) {
+      if (!this.codec.isExpired(cached)) return cached;
+      this.opened.delete(sessionId);
+      return undefined;
+    }
+    const session = this.codec.open(sessionId);
+    if (!session) return undefined;
+    if (this.opened.size >= MAX_OPENED_SESSIONS) this.opened.delete(this.opened.keys().next().value!);
+    this.opened.set(sessionId, session);
     return session;
   }
 

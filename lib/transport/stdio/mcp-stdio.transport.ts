@@ -4,9 +4,11 @@ import type { Readable, Writable } from 'node:stream';
 import { finalize, type Subscription } from 'rxjs';
 import type { McpDispatcher, OutboundMessage, TransportFacts } from '../../dispatch/mcp.dispatcher.js';
 import type { LegacyLifecycle } from '../../dispatch/legacy-lifecycle.js';
+import type { McpProtocolPosture } from '../../interfaces/mcp-module-options.interface.js';
+import type { LegacySessionFeeds } from '../../registry/legacy-session-feeds.js';
 import type { LegacySession } from '../../session/legacy-session.js';
 import { requestIdKey as keyOf } from '../../dispatch/request-id-key.js';
-import { InvalidRequestError, UnsupportedProtocolVersionError } from '../../protocol/mcp.error.js';
+import { InvalidRequestError, ModernEraDisabledError, UnsupportedProtocolVersionError, type McpError } from '../../protocol/mcp.error.js';
 import type { JsonObject, JsonRpcMessage, JsonRpcRequest, RequestId } from '../../protocol/wire.types.js';
 import { classifyLine } from './stdio-message.js';
 import { hasModernClaim } from './stdio-era.js';
@@ -14,6 +16,16 @@ import { hasModernClaim } from './stdio-era.js';
 const LISTEN_METHOD = 'subscriptions/listen';
 /** Keeps this pipe's request ids apart from other clients' in the dispatcher (ids are unique per client only). */
 const STDIO_SCOPE = 'stdio';
+
+/** What the pipe needs to serve 2025 clients, and which eras it serves. */
+export interface StdioEraSupport {
+  /** Serves 2025 `initialize`; without it the pipe speaks 2026-07-28 only. */
+  lifecycle?: LegacyLifecycle;
+  /** The 2025 session's unsolicited notifications (list_changed, resources/updated), written to the pipe after initialize. */
+  feeds?: LegacySessionFeeds;
+  /** `mocapi.protocol`: 'legacy' refuses 2026-07-28 requests, 'modern' refuses initialize (as on HTTP). Default 'dual'. */
+  protocol?: McpProtocolPosture;
+}
 
 /** One request being served. */
 interface InFlight {
@@ -45,6 +57,8 @@ export class McpStdioTransport {
    */
   private era: 'unpinned' | 'modern' | 'legacy' = 'unpinned';
   private session?: LegacySession;
+  /** The 2025 session's notifications going to the pipe, from initialize until the pipe closes. */
+  private sessionFeed?: Subscription;
   private resolveEnded!: () => void;
   /** Resolves when the input ends (EOF) or `stop()` is called. */
   readonly ended = new Promise<void>((resolve) => (this.resolveEnded = resolve));
@@ -53,8 +67,7 @@ export class McpStdioTransport {
     private readonly dispatcher: McpDispatcher,
     private readonly input: Readable,
     private readonly output: Writable,
-    /** Serves 2025 `initialize`; without it (protocol: 'modern') the pipe speaks 2026-07-28 only. */
-    private readonly legacy?: LegacyLifecycle,
+    private readonly eras: StdioEraSupport = {},
   ) {}
 
   /** Starts reading lines. readline buffers partial lines and treats `\r\n` as one line break. */
@@ -67,12 +80,18 @@ export class McpStdioTransport {
     });
     this.reader = createInterface({ input: this.input, crlfDelay: Infinity, terminal: false });
     this.reader.on('line', (line) => this.handleLine(line));
-    this.reader.on('close', () => this.resolveEnded());
+    this.reader.on('close', () => this.closed());
   }
 
   /** Stops reading (the same as EOF for the caller awaiting `ended`). */
   stop(): void {
     this.reader?.close();
+    this.closed();
+  }
+
+  /** The pipe is done: the 2025 session's notifications stop with it. */
+  private closed(): void {
+    this.sessionFeed?.unsubscribe();
     this.resolveEnded();
   }
 
@@ -148,27 +167,51 @@ export class McpStdioTransport {
     if (method === 'notifications/cancelled') this.dispatcher.cancel(params, STDIO_SCOPE);
   }
 
-  /** Pins the era on the first request; answers `initialize` itself. False when the request was answered here. */
+  /** Pins the era on the first request; answers `initialize` and refused eras itself. False when the request was answered here. */
   private pin(request: JsonRpcRequest): boolean {
     const modern = hasModernClaim(request);
+    const refusal = this.refusal(request, modern);
+    if (refusal) {
+      this.write({ jsonrpc: '2.0', id: request.id, error: refusal.toJsonRpc() });
+      return false;
+    }
     if (request.method === 'initialize' && !modern) {
-      if (this.era === 'legacy') {
-        this.write({ jsonrpc: '2.0', id: request.id, error: new InvalidRequestError('Invalid Request: the session is already initialized').toJsonRpc() });
-      } else if (this.era === 'modern' || !this.legacy) {
-        this.write({ jsonrpc: '2.0', id: request.id, error: new UnsupportedProtocolVersionError(String(request.params?.protocolVersion ?? '')).toJsonRpc() });
-      } else {
-        const outcome = this.legacy.initialize(request);
-        if (outcome.session) {
-          this.era = 'legacy';
-          this.session = outcome.session;
-        }
-        this.write(outcome.message);
-      }
+      this.initialize(request);
       return false;
     }
     // A server/discover probe does not pin: a dual-era client may still fall back to initialize.
     if (this.era === 'unpinned' && modern && request.method !== 'server/discover') this.era = 'modern';
     return true;
+  }
+
+  /**
+   * `protocol` applied as on HTTP: 'legacy' refuses 2026-07-28 requests (and anything before
+   * initialize) with ModernEraDisabledError; 'modern' and a pipe pinned modern answer initialize
+   * with UnsupportedProtocolVersionError; a second initialize is an invalid request.
+   */
+  private refusal(request: JsonRpcRequest, modern: boolean): McpError | undefined {
+    const initialize = request.method === 'initialize' && !modern;
+    if (this.eras.protocol === 'legacy' && !initialize && (modern || this.era !== 'legacy')) return new ModernEraDisabledError();
+    if (!initialize) return undefined;
+    if (this.era === 'legacy') return new InvalidRequestError('Invalid Request: the session is already initialized');
+    if (this.era === 'modern' || !this.eras.lifecycle || this.eras.protocol === 'modern') {
+      return new UnsupportedProtocolVersionError(String(request.params?.protocolVersion ?? ''));
+    }
+    return undefined;
+  }
+
+  /** 2025 `initialize`: the pipe holds the new session for its lifetime, and its notifications start. */
+  private initialize(request: JsonRpcRequest): void {
+    const outcome = this.eras.lifecycle!.initialize(request);
+    this.write(outcome.message);
+    if (!outcome.session) return;
+    this.era = 'legacy';
+    this.session = outcome.session;
+    this.sessionFeed = this.eras.feeds?.notifications(outcome.session).subscribe({
+      next: (notification) => this.write(notification),
+      // Only a second subscriber is refused, and this pipe is the session's one holder.
+      error: (error: unknown) => this.logger.warn(`The session's notifications stopped: ${error instanceof Error ? error.message : String(error)}`),
+    });
   }
 
   private serve(request: JsonRpcRequest): void {
