@@ -4,9 +4,10 @@ import 'reflect-metadata';
 import { Injectable, Module } from '@nestjs/common';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { mkdirSync } from 'node:fs';
-import type { Page } from 'puppeteer-core';
+import type { Frame, Page } from 'puppeteer-core';
 import { audio, image, McpArg, McpModule, McpResource, McpTool, McpToolError, resourceLink, type McpAuthInfo, type McpToolResult } from 'nest-mcp';
 import { HttpAppModule } from '../sample/http-app.module.js';
+import { ForecastTools } from '../sample/apps/forecast.tools.js';
 import { BillingService } from '../sample/tools/billing.service.js';
 import { describeWithChromium, launchChromium, type HeadlessBrowser } from './support/browser.js';
 import { startApp, type StartedApp } from './support/mcp-http.js';
@@ -192,6 +193,65 @@ describeWithChromium('the playground in a real browser (sample app)', () => {
     const text = await page.$eval('#detail .result', (node) => (node as HTMLElement).innerText);
     expect(text).toContain('I review typescript (nestjs) code at strictness 3.');
     expect(text).toContain('Please review this code:');
+  });
+
+  it('calls forecast and hosts its app: the app in the sandboxed iframe shows the tool\'s data', async () => {
+    await open(page, 'tools', 'forecast');
+    await page.type('#detail input[name="city"]', 'Lisbon');
+    await page.click('#detail form button[type="submit"]');
+    expect((await finished(page)).state).toBe('done');
+    const handle = await page.waitForSelector('#detail .result iframe.app');
+    expect(await handle!.evaluate((frame) => frame.getAttribute('sandbox'))).toBe('allow-scripts');
+    const frame = (await handle!.contentFrame())!;
+    // The View renders only once the host answered ui/initialize and sent ui/notifications/tool-result.
+    await frame.waitForSelector('#days:not([hidden])');
+    expect(await frame.$eval('#title', (node) => node.textContent)).toBe('Forecast for Lisbon');
+    const rows = await frame.$$eval('#days tbody tr', (trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent)));
+    const { days } = new ForecastTools().forecast('Lisbon').structuredContent;
+    expect(rows).toEqual(days.map((day) => [day.day, day.sky, String(day.high), String(day.low)]));
+    expect(await frame.$eval('#status', (node) => node.textContent)).toBe('3 days');
+    expect(await frame.evaluate(() => String(window.origin))).toBe('null');
+    // The app declares no origins: its frame is served with the policy that allows none.
+    expect(new URL(frame.url()).search).toBe('');
+    const summaries = await page.$$eval('#log-entries summary', (nodes) => nodes.map((node) => node.textContent));
+    expect(summaries.some((line) => /resources\/read ui:\/\/forecast\/view\.html · HTTP 200/.test(line ?? ''))).toBe(true);
+  });
+
+  it('serves the app\'s own requests and ignores the same request from the page or another frame', async () => {
+    const app = (await (await page.waitForSelector('#detail .result iframe.app'))!.contentFrame())!;
+    /** Posts a JSON-RPC request to the page from `from`; with `answer`, waits for the page's answer to it. */
+    const post = (from: Frame | Page, id: string, method: string, params: unknown, answer: boolean) =>
+      from.evaluate(
+        (message, answer) =>
+          new Promise((resolve) => {
+            if (answer) window.addEventListener('message', (event) => event.data?.id === message.id && resolve(event.data));
+            (window.parent === window ? window : window.parent).postMessage(message, '*');
+            if (!answer) resolve(undefined);
+          }),
+        { jsonrpc: '2.0', id, method, params },
+        answer,
+      );
+    const rogueCall = { name: 'hello', arguments: { name: 'Mallory' } };
+    // The page itself, then a second frame of the page (the same app frame file, same sandbox).
+    await post(page, 'from-page', 'tools/call', rogueCall, false);
+    await page.evaluate(() => {
+      const rogue = document.createElement('iframe');
+      rogue.name = 'rogue';
+      rogue.setAttribute('sandbox', 'allow-scripts');
+      rogue.src = 'playground/app-frame.html';
+      document.body.append(rogue);
+    });
+    const rogue = await page.waitForFrame((frame) => frame.name() === 'rogue' && frame.url().endsWith('app-frame.html'));
+    await post(rogue, 'from-rogue', 'tools/call', rogueCall, false);
+    // The app's own request, posted after those: proxied to the server and answered.
+    const answer = (await post(app, 'from-app', 'tools/call', { name: 'hello', arguments: { name: 'Grace' } }, true)) as { result: { structuredContent: unknown } };
+    expect(answer.result.structuredContent).toEqual({ message: 'Hello, Grace!' });
+    const refused = await post(app, 'open-link', 'ui/open-link', { url: 'https://example.com' }, true);
+    expect(refused).toEqual({ jsonrpc: '2.0', id: 'open-link', error: { code: -32601, message: expect.stringContaining('ui/open-link') } });
+    const sent = await page.$$eval('#log-entries .log-entry pre:first-of-type', (nodes) => nodes.map((node) => node.textContent ?? ''));
+    expect(sent.filter((body) => body.includes('"Grace"'))).toHaveLength(1);
+    expect(sent.filter((body) => body.includes('Mallory'))).toEqual([]);
+    await page.evaluate(() => document.querySelector('iframe[name="rogue"]')!.remove());
   });
 
   it('keeps the raw JSON-RPC exchange of each call in the log, with the stream and timings', async () => {
