@@ -5,7 +5,7 @@ import { Injectable, Module } from '@nestjs/common';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { mkdirSync } from 'node:fs';
 import type { Frame, Page } from 'puppeteer-core';
-import { audio, image, McpArg, McpModule, McpResource, McpTool, McpToolError, resourceLink, type McpAuthInfo, type McpToolResult } from 'nest-mcp';
+import { audio, image, McpArg, McpModule, McpResource, McpTool, McpToolError, McpUi, resourceLink, type McpAuthInfo, type McpToolResult } from 'nest-mcp';
 import { HttpAppModule } from '../sample/http-app.module.js';
 import { ForecastTools } from '../sample/apps/forecast.tools.js';
 import { BillingService } from '../sample/tools/billing.service.js';
@@ -288,6 +288,39 @@ function silentWav(): Buffer {
   return Buffer.concat([header, samples]);
 }
 
+/**
+ * An app that reports what its host gave it: the initialize result, the tool result, what its frame's CSP
+ * blocked (it declares one origin it may connect to and tries that and another) and the answers to the
+ * tools/call it makes through the host (one allowed, one to a tool hidden from apps).
+ */
+const BOARD_APP = `<!doctype html><html><body><pre id="out">waiting</pre><script>
+const report = { blocked: [] };
+document.addEventListener('securitypolicyviolation', (event) => report.blocked.push(event.blockedURI));
+const pending = new Map();
+let next = 1;
+const request = (method, params) => new Promise((resolve) => {
+  const id = next++;
+  pending.set(id, resolve);
+  parent.postMessage({ jsonrpc: '2.0', id, method, params }, '*');
+});
+addEventListener('message', async (event) => {
+  const message = event.data;
+  if (event.source !== parent || !message || message.jsonrpc !== '2.0') return;
+  if (pending.has(message.id)) return pending.get(message.id)(message);
+  if (message.method === 'ui/notifications/tool-input') report.input = message.params;
+  if (message.method !== 'ui/notifications/tool-result') return;
+  report.result = message.params;
+  report.whoami = (await request('tools/call', { name: 'whoami', arguments: {} })).result?.content;
+  report.secret = (await request('tools/call', { name: 'secret', arguments: {} })).error;
+  report.fetched = (await Promise.allSettled([fetch('http://127.0.0.1:9/allowed'), fetch('http://127.0.0.2:9/refused')])).map((outcome) => outcome.status);
+  window.report = report;
+});
+request('ui/initialize', { protocolVersion: '2026-01-26', appInfo: { name: 'board', version: '1' }, appCapabilities: {} }).then((answer) => {
+  report.initialize = answer.result;
+  parent.postMessage({ jsonrpc: '2.0', method: 'ui/notifications/initialized' }, '*');
+});
+</script></body></html>`;
+
 /** An app resource (`ui://`, `text/html;profile=mcp-app`), media results, a tool error and a guarded tool. */
 @Injectable()
 class AppResources {
@@ -311,6 +344,18 @@ class AppResources {
   @McpResource({ uri: 'ui://counter/app.html', name: 'counter-app', mimeType: 'text/html;profile=mcp-app' })
   app(): string {
     return '<!doctype html><html><body><p id="out">not run</p><script>document.getElementById("out").textContent = "app ran, origin " + String(window.origin);</script></body></html>';
+  }
+
+  @McpTool({ name: 'board', description: 'Shows a board app' })
+  @McpUi({ resourceUri: 'ui://board/app.html', html: BOARD_APP, resource: { name: 'board-app', ui: { csp: { connectDomains: ['http://127.0.0.1:9'] } } } })
+  board(@McpArg('topic') topic: string): McpToolResult {
+    return { content: [{ type: 'text', text: `board on ${topic}` }], structuredContent: { topic } };
+  }
+
+  @McpTool({ name: 'secret', description: 'For the model only' })
+  @McpUi({ resourceUri: 'ui://board/app.html', visibility: ['model'] })
+  secret(): string {
+    return 'not for apps';
   }
 
   @McpTool({ name: 'whoami', description: 'Says who the token belongs to' })
@@ -370,7 +415,7 @@ describeWithChromium('the playground with bearer auth and an MCP app resource', 
 
   it('lists every entry although the server sends one per page', async () => {
     const tools = await page.$$eval('#list-tools button', (buttons) => buttons.map((button) => button.getAttribute('data-name')));
-    expect(tools.sort()).toEqual(['fail', 'media', 'route', 'whoami']);
+    expect(tools.sort()).toEqual(['board', 'fail', 'media', 'route', 'secret', 'whoami']);
     const pages = await page.$$eval('#log-entries summary', (nodes) => nodes.filter((node) => / tools\/list · HTTP 200/.test(node.textContent ?? '')).length);
     expect(pages).toBeGreaterThanOrEqual(3);
   });
@@ -421,5 +466,34 @@ describeWithChromium('the playground with bearer auth and an MCP app resource', 
     const frame = await frameHandle!.contentFrame();
     await frame!.waitForFunction(() => document.getElementById('out')?.textContent !== undefined && document.getElementById('out')?.textContent !== 'not run');
     expect(await frame!.$eval('#out', (node) => node.textContent)).toBe('app ran, origin null');
+  });
+
+  it('hosts a tool\'s app: initialize, input and result, proxied calls with the token, tools hidden from apps refused, the declared CSP', async () => {
+    await open(page, 'tools', 'board');
+    await page.type('#detail input[name="topic"]', 'sprints');
+    await page.click('#detail form button[type="submit"]');
+    expect((await finished(page)).state).toBe('done');
+    const handle = await page.waitForSelector('#detail .result iframe.app');
+    const frame = (await handle!.contentFrame())!;
+    expect(new URL(frame.url()).searchParams.getAll('connectDomains')).toEqual(['http://127.0.0.1:9']);
+    // The CSP violation is reported by its own event, perhaps after the fetch failed: waited for too.
+    await frame.waitForFunction(() => ((window as unknown as { report?: { blocked: string[] } }).report?.blocked.length ?? 0) > 0);
+    const report = await frame.evaluate(() => (window as unknown as { report: Record<string, unknown> }).report);
+    expect(report.initialize).toEqual({
+      protocolVersion: '2026-01-26',
+      hostInfo: { name: 'nest-mcp-playground', version: '1' },
+      hostCapabilities: { serverTools: {}, serverResources: {}, sandbox: { csp: { connectDomains: ['http://127.0.0.1:9'] } } },
+      hostContext: expect.objectContaining({ toolInfo: { tool: expect.objectContaining({ name: 'board' }) }, displayMode: 'inline', platform: 'web' }),
+    });
+    expect(report.input).toEqual({ arguments: { topic: 'sprints' } });
+    expect(report.result).toEqual(expect.objectContaining({ content: [{ type: 'text', text: 'board on sprints' }], structuredContent: { topic: 'sprints' } }));
+    // Proxied through the page, so with the bearer token the guarded server asks for.
+    expect(report.whoami).toEqual([{ type: 'text', text: 'the playground user' }]);
+    expect(report.secret).toEqual({ code: -32602, message: 'Tool secret is not available to apps' });
+    // The declared origin is not blocked by the frame's CSP (nothing listens there); the other one is.
+    expect(report.fetched).toEqual(['rejected', 'rejected']);
+    expect(report.blocked).toEqual([expect.stringContaining('127.0.0.2')]);
+    const summaries = await page.$$eval('#log-entries summary', (nodes) => nodes.map((node) => node.textContent ?? ''));
+    expect(summaries.filter((line) => / tools\/call secret/.test(line))).toEqual([]);
   });
 });
