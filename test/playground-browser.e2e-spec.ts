@@ -29,6 +29,16 @@ async function finished(page: Page): Promise<{ state: string; text: string }> {
   return page.$eval('#detail .run', (run) => ({ state: (run as HTMLElement).dataset.state!, text: (run as HTMLElement).innerText }));
 }
 
+/** Calls a tool with one argument typed in; once the run is done, its app's frame in the result. */
+async function callToolWithApp(page: Page, tool: string, argument: string, value: string): Promise<{ frame: Frame; sandbox: string | null }> {
+  await open(page, 'tools', tool);
+  await page.type(`#detail input[name="${argument}"]`, value);
+  await page.click('#detail form button[type="submit"]');
+  expect((await finished(page)).state).toBe('done');
+  const handle = (await page.waitForSelector('#detail .result iframe.app'))!;
+  return { frame: (await handle.contentFrame())!, sandbox: await handle.evaluate((frame) => frame.getAttribute('sandbox')) };
+}
+
 /** Waits for the elicitation form asking `message`. */
 function question(page: Page, message: string) {
   return page.waitForSelector(`#detail .elicitation[aria-label="${message}"]`);
@@ -196,13 +206,8 @@ describeWithChromium('the playground in a real browser (sample app)', () => {
   });
 
   it('calls forecast and hosts its app: the app in the sandboxed iframe shows the tool\'s data', async () => {
-    await open(page, 'tools', 'forecast');
-    await page.type('#detail input[name="city"]', 'Lisbon');
-    await page.click('#detail form button[type="submit"]');
-    expect((await finished(page)).state).toBe('done');
-    const handle = await page.waitForSelector('#detail .result iframe.app');
-    expect(await handle!.evaluate((frame) => frame.getAttribute('sandbox'))).toBe('allow-scripts');
-    const frame = (await handle!.contentFrame())!;
+    const { frame, sandbox } = await callToolWithApp(page, 'forecast', 'city', 'Lisbon');
+    expect(sandbox).toBe('allow-scripts');
     // The View renders only once the host answered ui/initialize and sent ui/notifications/tool-result.
     await frame.waitForSelector('#days:not([hidden])');
     expect(await frame.$eval('#title', (node) => node.textContent)).toBe('Forecast for Lisbon');
@@ -469,12 +474,7 @@ describeWithChromium('the playground with bearer auth and an MCP app resource', 
   });
 
   it('hosts a tool\'s app: initialize, input and result, proxied calls with the token, tools hidden from apps refused, the declared CSP', async () => {
-    await open(page, 'tools', 'board');
-    await page.type('#detail input[name="topic"]', 'sprints');
-    await page.click('#detail form button[type="submit"]');
-    expect((await finished(page)).state).toBe('done');
-    const handle = await page.waitForSelector('#detail .result iframe.app');
-    const frame = (await handle!.contentFrame())!;
+    const { frame } = await callToolWithApp(page, 'board', 'topic', 'sprints');
     expect(new URL(frame.url()).searchParams.getAll('connectDomains')).toEqual(['http://127.0.0.1:9']);
     // The CSP violation is reported by its own event, perhaps after the fetch failed: waited for too.
     await frame.waitForFunction(() => ((window as unknown as { report?: { blocked: string[] } }).report?.blocked.length ?? 0) > 0);
