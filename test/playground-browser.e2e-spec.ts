@@ -4,9 +4,10 @@ import 'reflect-metadata';
 import { Injectable, Module } from '@nestjs/common';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { mkdirSync } from 'node:fs';
-import type { Page } from 'puppeteer-core';
-import { audio, image, McpArg, McpModule, McpResource, McpTool, McpToolError, resourceLink, type McpAuthInfo, type McpToolResult } from 'nest-mcp';
+import type { Frame, Page } from 'puppeteer-core';
+import { audio, image, McpArg, McpModule, McpResource, McpTool, McpToolError, McpUi, resourceLink, type McpAuthInfo, type McpToolResult } from 'nest-mcp';
 import { HttpAppModule } from '../sample/http-app.module.js';
+import { ForecastTools } from '../sample/apps/forecast.tools.js';
 import { BillingService } from '../sample/tools/billing.service.js';
 import { describeWithChromium, launchChromium, type HeadlessBrowser } from './support/browser.js';
 import { startApp, type StartedApp } from './support/mcp-http.js';
@@ -26,6 +27,16 @@ async function open(page: Page, tab: string, name: string): Promise<void> {
 async function finished(page: Page): Promise<{ state: string; text: string }> {
   await page.waitForSelector('#detail .run:not([data-state="running"])');
   return page.$eval('#detail .run', (run) => ({ state: (run as HTMLElement).dataset.state!, text: (run as HTMLElement).innerText }));
+}
+
+/** Calls a tool with one argument typed in; once the run is done, its app's frame in the result. */
+async function callToolWithApp(page: Page, tool: string, argument: string, value: string): Promise<{ frame: Frame; sandbox: string | null }> {
+  await open(page, 'tools', tool);
+  await page.type(`#detail input[name="${argument}"]`, value);
+  await page.click('#detail form button[type="submit"]');
+  expect((await finished(page)).state).toBe('done');
+  const handle = (await page.waitForSelector('#detail .result iframe.app'))!;
+  return { frame: (await handle.contentFrame())!, sandbox: await handle.evaluate((frame) => frame.getAttribute('sandbox')) };
 }
 
 /** Waits for the elicitation form asking `message`. */
@@ -194,6 +205,60 @@ describeWithChromium('the playground in a real browser (sample app)', () => {
     expect(text).toContain('Please review this code:');
   });
 
+  it('calls forecast and hosts its app: the app in the sandboxed iframe shows the tool\'s data', async () => {
+    const { frame, sandbox } = await callToolWithApp(page, 'forecast', 'city', 'Lisbon');
+    expect(sandbox).toBe('allow-scripts');
+    // The View renders only once the host answered ui/initialize and sent ui/notifications/tool-result.
+    await frame.waitForSelector('#days:not([hidden])');
+    expect(await frame.$eval('#title', (node) => node.textContent)).toBe('Forecast for Lisbon');
+    const rows = await frame.$$eval('#days tbody tr', (trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent)));
+    const { days } = new ForecastTools().forecast('Lisbon').structuredContent;
+    expect(rows).toEqual(days.map((day) => [day.day, day.sky, String(day.high), String(day.low)]));
+    expect(await frame.$eval('#status', (node) => node.textContent)).toBe('3 days');
+    expect(await frame.evaluate(() => String(window.origin))).toBe('null');
+    // The app declares no origins: its frame is served with the policy that allows none.
+    expect(new URL(frame.url()).search).toBe('');
+    const summaries = await page.$$eval('#log-entries summary', (nodes) => nodes.map((node) => node.textContent));
+    expect(summaries.some((line) => /resources\/read ui:\/\/forecast\/view\.html · HTTP 200/.test(line ?? ''))).toBe(true);
+  });
+
+  it('serves the app\'s own requests and ignores the same request from the page or another frame', async () => {
+    const app = (await (await page.waitForSelector('#detail .result iframe.app'))!.contentFrame())!;
+    /** Posts a JSON-RPC request to the page from `from`; with `answer`, waits for the page's answer to it. */
+    const post = (from: Frame | Page, id: string, method: string, params: unknown, answer: boolean) =>
+      from.evaluate(
+        (message, answer) =>
+          new Promise((resolve) => {
+            if (answer) window.addEventListener('message', (event) => event.data?.id === message.id && resolve(event.data));
+            (window.parent === window ? window : window.parent).postMessage(message, '*');
+            if (!answer) resolve(undefined);
+          }),
+        { jsonrpc: '2.0', id, method, params },
+        answer,
+      );
+    const rogueCall = { name: 'hello', arguments: { name: 'Mallory' } };
+    // The page itself, then a second frame of the page (the same app frame file, same sandbox).
+    await post(page, 'from-page', 'tools/call', rogueCall, false);
+    await page.evaluate(() => {
+      const rogue = document.createElement('iframe');
+      rogue.name = 'rogue';
+      rogue.setAttribute('sandbox', 'allow-scripts');
+      rogue.src = 'playground/app-frame.html';
+      document.body.append(rogue);
+    });
+    const rogue = await page.waitForFrame((frame) => frame.name() === 'rogue' && frame.url().endsWith('app-frame.html'));
+    await post(rogue, 'from-rogue', 'tools/call', rogueCall, false);
+    // The app's own request, posted after those: proxied to the server and answered.
+    const answer = (await post(app, 'from-app', 'tools/call', { name: 'hello', arguments: { name: 'Grace' } }, true)) as { result: { structuredContent: unknown } };
+    expect(answer.result.structuredContent).toEqual({ message: 'Hello, Grace!' });
+    const refused = await post(app, 'open-link', 'ui/open-link', { url: 'https://example.com' }, true);
+    expect(refused).toEqual({ jsonrpc: '2.0', id: 'open-link', error: { code: -32601, message: expect.stringContaining('ui/open-link') } });
+    const sent = await page.$$eval('#log-entries .log-entry pre:first-of-type', (nodes) => nodes.map((node) => node.textContent ?? ''));
+    expect(sent.filter((body) => body.includes('"Grace"'))).toHaveLength(1);
+    expect(sent.filter((body) => body.includes('Mallory'))).toEqual([]);
+    await page.evaluate(() => document.querySelector('iframe[name="rogue"]')!.remove());
+  });
+
   it('keeps the raw JSON-RPC exchange of each call in the log, with the stream and timings', async () => {
     const summaries = await page.$$eval('#log-entries summary', (nodes) => nodes.map((node) => node.textContent));
     expect(summaries.some((line) => /tools\/call upgrade-plan · HTTP 200 · complete · \d+ ms/.test(line ?? ''))).toBe(true);
@@ -228,6 +293,39 @@ function silentWav(): Buffer {
   return Buffer.concat([header, samples]);
 }
 
+/**
+ * An app that reports what its host gave it: the initialize result, the tool result, what its frame's CSP
+ * blocked (it declares one origin it may connect to and tries that and another) and the answers to the
+ * tools/call it makes through the host (one allowed, one to a tool hidden from apps).
+ */
+const BOARD_APP = `<!doctype html><html><body><pre id="out">waiting</pre><script>
+const report = { blocked: [] };
+document.addEventListener('securitypolicyviolation', (event) => report.blocked.push(event.blockedURI));
+const pending = new Map();
+let next = 1;
+const request = (method, params) => new Promise((resolve) => {
+  const id = next++;
+  pending.set(id, resolve);
+  parent.postMessage({ jsonrpc: '2.0', id, method, params }, '*');
+});
+addEventListener('message', async (event) => {
+  const message = event.data;
+  if (event.source !== parent || !message || message.jsonrpc !== '2.0') return;
+  if (pending.has(message.id)) return pending.get(message.id)(message);
+  if (message.method === 'ui/notifications/tool-input') report.input = message.params;
+  if (message.method !== 'ui/notifications/tool-result') return;
+  report.result = message.params;
+  report.whoami = (await request('tools/call', { name: 'whoami', arguments: {} })).result?.content;
+  report.secret = (await request('tools/call', { name: 'secret', arguments: {} })).error;
+  report.fetched = (await Promise.allSettled([fetch('http://127.0.0.1:9/allowed'), fetch('http://127.0.0.2:9/refused')])).map((outcome) => outcome.status);
+  window.report = report;
+});
+request('ui/initialize', { protocolVersion: '2026-01-26', appInfo: { name: 'board', version: '1' }, appCapabilities: {} }).then((answer) => {
+  report.initialize = answer.result;
+  parent.postMessage({ jsonrpc: '2.0', method: 'ui/notifications/initialized' }, '*');
+});
+</script></body></html>`;
+
 /** An app resource (`ui://`, `text/html;profile=mcp-app`), media results, a tool error and a guarded tool. */
 @Injectable()
 class AppResources {
@@ -251,6 +349,18 @@ class AppResources {
   @McpResource({ uri: 'ui://counter/app.html', name: 'counter-app', mimeType: 'text/html;profile=mcp-app' })
   app(): string {
     return '<!doctype html><html><body><p id="out">not run</p><script>document.getElementById("out").textContent = "app ran, origin " + String(window.origin);</script></body></html>';
+  }
+
+  @McpTool({ name: 'board', description: 'Shows a board app' })
+  @McpUi({ resourceUri: 'ui://board/app.html', html: BOARD_APP, resource: { name: 'board-app', ui: { csp: { connectDomains: ['http://127.0.0.1:9'] } } } })
+  board(@McpArg('topic') topic: string): McpToolResult {
+    return { content: [{ type: 'text', text: `board on ${topic}` }], structuredContent: { topic } };
+  }
+
+  @McpTool({ name: 'secret', description: 'For the model only' })
+  @McpUi({ resourceUri: 'ui://board/app.html', visibility: ['model'] })
+  secret(): string {
+    return 'not for apps';
   }
 
   @McpTool({ name: 'whoami', description: 'Says who the token belongs to' })
@@ -310,7 +420,7 @@ describeWithChromium('the playground with bearer auth and an MCP app resource', 
 
   it('lists every entry although the server sends one per page', async () => {
     const tools = await page.$$eval('#list-tools button', (buttons) => buttons.map((button) => button.getAttribute('data-name')));
-    expect(tools.sort()).toEqual(['fail', 'media', 'route', 'whoami']);
+    expect(tools.sort()).toEqual(['board', 'fail', 'media', 'route', 'secret', 'whoami']);
     const pages = await page.$$eval('#log-entries summary', (nodes) => nodes.filter((node) => / tools\/list · HTTP 200/.test(node.textContent ?? '')).length);
     expect(pages).toBeGreaterThanOrEqual(3);
   });
@@ -361,5 +471,29 @@ describeWithChromium('the playground with bearer auth and an MCP app resource', 
     const frame = await frameHandle!.contentFrame();
     await frame!.waitForFunction(() => document.getElementById('out')?.textContent !== undefined && document.getElementById('out')?.textContent !== 'not run');
     expect(await frame!.$eval('#out', (node) => node.textContent)).toBe('app ran, origin null');
+  });
+
+  it('hosts a tool\'s app: initialize, input and result, proxied calls with the token, tools hidden from apps refused, the declared CSP', async () => {
+    const { frame } = await callToolWithApp(page, 'board', 'topic', 'sprints');
+    expect(new URL(frame.url()).searchParams.getAll('connectDomains')).toEqual(['http://127.0.0.1:9']);
+    // The CSP violation is reported by its own event, perhaps after the fetch failed: waited for too.
+    await frame.waitForFunction(() => ((window as unknown as { report?: { blocked: string[] } }).report?.blocked.length ?? 0) > 0);
+    const report = await frame.evaluate(() => (window as unknown as { report: Record<string, unknown> }).report);
+    expect(report.initialize).toEqual({
+      protocolVersion: '2026-01-26',
+      hostInfo: { name: 'nest-mcp-playground', version: '1' },
+      hostCapabilities: { serverTools: {}, serverResources: {}, sandbox: { csp: { connectDomains: ['http://127.0.0.1:9'] } } },
+      hostContext: expect.objectContaining({ toolInfo: { tool: expect.objectContaining({ name: 'board' }) }, displayMode: 'inline', platform: 'web' }),
+    });
+    expect(report.input).toEqual({ arguments: { topic: 'sprints' } });
+    expect(report.result).toEqual(expect.objectContaining({ content: [{ type: 'text', text: 'board on sprints' }], structuredContent: { topic: 'sprints' } }));
+    // Proxied through the page, so with the bearer token the guarded server asks for.
+    expect(report.whoami).toEqual([{ type: 'text', text: 'the playground user' }]);
+    expect(report.secret).toEqual({ code: -32602, message: 'Tool secret is not available to apps' });
+    // The declared origin is not blocked by the frame's CSP (nothing listens there); the other one is.
+    expect(report.fetched).toEqual(['rejected', 'rejected']);
+    expect(report.blocked).toEqual([expect.stringContaining('127.0.0.2')]);
+    const summaries = await page.$$eval('#log-entries summary', (nodes) => nodes.map((node) => node.textContent ?? ''));
+    expect(summaries.filter((line) => / tools\/call secret/.test(line))).toEqual([]);
   });
 });

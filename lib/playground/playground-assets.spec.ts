@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { playgroundAssets, playgroundPath } from './playground-assets.js';
+import { appFrameCsp, playgroundAssets, playgroundPath } from './playground-assets.js';
 
 describe('playground assets', () => {
   it('lives at <endpoint>/playground, whatever the endpoint looks like', () => {
@@ -25,5 +25,40 @@ describe('playground assets', () => {
       expect(asset.csp).toContain("default-src 'none'");
       expect(asset.body.length).toBeGreaterThan(0);
     }
+  });
+
+  it('lets the app frame reach only the origins its app declares, each for its use', () => {
+    const none = appFrameCsp();
+    expect(none).not.toMatch(/connect-src|frame-src|https?:/);
+    expect(none).toContain("base-uri 'self'");
+
+    const query = new URLSearchParams();
+    query.append('connectDomains', 'https://api.example');
+    query.append('connectDomains', 'wss://live.example:8443');
+    query.append('resourceDomains', 'https://*.cdn.example');
+    query.append('frameDomains', 'https://player.example');
+    query.append('baseUriDomains', 'https://base.example');
+    const declared = appFrameCsp(query).split('; ');
+    expect(declared).toEqual(
+      expect.arrayContaining([
+        "script-src 'unsafe-inline' https://*.cdn.example",
+        "style-src 'unsafe-inline' https://*.cdn.example",
+        'img-src data: https://*.cdn.example',
+        'font-src data: https://*.cdn.example',
+        'connect-src https://api.example wss://live.example:8443',
+        'frame-src https://player.example',
+        'base-uri https://base.example',
+      ]),
+    );
+    expect(declared.at(-1)).toBe('sandbox allow-scripts');
+  });
+
+  it('drops what is not an origin from the app frame query: nothing can add a directive or a keyword', () => {
+    const query = new URLSearchParams();
+    for (const bad of ["https://a.example; script-src *", '*', "'unsafe-eval'", 'data:', 'https://a.example/path', 'javascript:alert(1)', 'https://a.example https://b.example']) {
+      query.append('connectDomains', bad);
+      query.append('resourceDomains', bad);
+    }
+    expect(appFrameCsp(query)).toBe(appFrameCsp());
   });
 });

@@ -26,31 +26,47 @@ const PAGE_CSP = [
   "frame-ancestors 'none'",
 ].join('; ');
 
+/** The domains an app resource declares in `_meta.ui.csp` (SEP-1865), as the app frame's query carries them. */
+const APP_CSP_KEYS = ['connectDomains', 'resourceDomains', 'frameDomains', 'baseUriDomains'] as const;
+
+/** An origin as CSP takes it (`https://cdn.example`, `https://*.example:8443`, `wss://…`): nothing that could add a directive. */
+const CSP_ORIGIN = /^(?:https?|wss?):\/\/(?:\*\.)?[a-z0-9-]+(?:\.[a-z0-9-]+)*(?::(?:\d{1,5}|\*))?$/i;
+
 /**
- * The host frame of MCP app (`ui://`) resources: loaded into an iframe sandboxed without
- * `allow-same-origin` (an opaque origin: it cannot reach the page, its token or the endpoint), it writes
- * the app's HTML, whose inline script and styles it must allow (its own small script is inline too: an
- * opaque origin fetches with `Origin: null`, which the Origin rules refuse). It may talk to no server.
+ * The policy of the host frame of MCP app (`ui://`) resources. The frame is loaded into an iframe
+ * sandboxed without `allow-same-origin` (an opaque origin: it cannot reach the page, its token or the
+ * endpoint) and writes the app's HTML, whose inline script and styles it must allow (its own small
+ * script is inline too: an opaque origin fetches with `Origin: null`, which the Origin rules refuse).
+ * As SEP-1865 asks, only the origins the app declares are allowed, each for its use; with none
+ * declared it may reach no server at all. Anything in the query that is not an origin is dropped.
  */
-const APP_FRAME_CSP = [
-  "default-src 'none'",
-  "script-src 'unsafe-inline'",
-  "style-src 'unsafe-inline'",
-  'img-src data:',
-  'media-src data:',
-  'font-src data:',
-  "base-uri 'none'",
-  "form-action 'none'",
-  "frame-ancestors 'self'",
-  // Sandboxed even when opened on its own or framed without the attribute.
-  'sandbox allow-scripts',
-].join('; ');
+export function appFrameCsp(query: URLSearchParams = new URLSearchParams()): string {
+  const [connect, resource, frame, baseUri] = APP_CSP_KEYS.map((key) => query.getAll(key).filter((origin) => CSP_ORIGIN.test(origin)));
+  const sources = (...list: string[]) => list.join(' ');
+  return [
+    "default-src 'none'",
+    `script-src ${sources("'unsafe-inline'", ...resource)}`,
+    `style-src ${sources("'unsafe-inline'", ...resource)}`,
+    `img-src ${sources('data:', ...resource)}`,
+    `media-src ${sources('data:', ...resource)}`,
+    `font-src ${sources('data:', ...resource)}`,
+    ...(connect.length > 0 ? [`connect-src ${sources(...connect)}`] : []),
+    ...(frame.length > 0 ? [`frame-src ${sources(...frame)}`] : []),
+    `base-uri ${baseUri.length > 0 ? sources(...baseUri) : "'self'"}`,
+    "form-action 'none'",
+    "frame-ancestors 'self'",
+    // Sandboxed even when opened on its own or framed without the attribute.
+    'sandbox allow-scripts',
+  ].join('; ');
+}
 
 const FILES: Record<string, { file: string; contentType: string; csp: string }> = {
   '': { file: 'index.html', contentType: 'text/html; charset=utf-8', csp: PAGE_CSP },
   'playground.js': { file: 'playground.js', contentType: 'text/javascript; charset=utf-8', csp: PAGE_CSP },
+  'app-host.js': { file: 'app-host.js', contentType: 'text/javascript; charset=utf-8', csp: PAGE_CSP },
   'playground.css': { file: 'playground.css', contentType: 'text/css; charset=utf-8', csp: PAGE_CSP },
-  'app-frame.html': { file: 'app-frame.html', contentType: 'text/html; charset=utf-8', csp: APP_FRAME_CSP },
+  // Its policy depends on the app it shows: see appFrameCsp.
+  'app-frame.html': { file: 'app-frame.html', contentType: 'text/html; charset=utf-8', csp: appFrameCsp() },
 };
 
 /** The page's path below the endpoint: `/mcp` → `/mcp/playground`. */

@@ -1,6 +1,8 @@
 // The nest-mcp playground: a plain-DOM MCP client of revision 2026-07-28, served beside the endpoint.
 // Every call is one POST; the answer is JSON or an SSE stream (notifications, then the response).
 
+import { appFrame, appFrameSource } from './app-host.js';
+
 const PROTOCOL_VERSION = '2026-07-28';
 const APP_MIME = 'text/html;profile=mcp-app';
 const CAPABILITIES = {
@@ -315,13 +317,14 @@ function contentBlock(block) {
 }
 
 /** One item of `resources/read` contents, shown by its MIME type. */
-function resourceContents(item) {
+function resourceContents(item, toolCall) {
   const mime = (item?.mimeType ?? '').toLowerCase();
   const essence = mime.split(';')[0].trim();
   const label = el('div', { class: 'block-label' }, [item?.uri, item?.mimeType].filter(Boolean).join(' · '));
   if (mime.replace(/\s/g, '') === APP_MIME || (item?.uri ?? '').startsWith('ui://')) {
     const html = item.text ?? (item.blob !== undefined ? new TextDecoder().decode(Uint8Array.from(atob(item.blob), (c) => c.charCodeAt(0))) : '');
-    return el('div', { class: 'block' }, label, appFrame(html));
+    const frame = appFrame(html, { ...appFrameSource(item, known.resources.get(item.uri)), hostInfo: CLIENT_INFO, call: appCall, tools: (name) => known.tools.get(name), toolCall });
+    return el('div', { class: 'block app-block' }, label, frame);
   }
   if (item?.blob !== undefined) {
     if (essence.startsWith('image/')) return el('div', { class: 'block' }, label, el('img', { src: dataUrl(essence, item.blob), alt: item.uri }));
@@ -338,24 +341,32 @@ function resourceContents(item) {
   return el('div', { class: 'block' }, label, el('pre', { class: 'text' }, item?.text ?? ''));
 }
 
-/** An MCP app in an iframe sandboxed without `allow-same-origin`: it runs, but cannot reach the page or the server. */
-function appFrame(html) {
-  const frame = el('iframe', { class: 'app', sandbox: 'allow-scripts', src: 'playground/app-frame.html', title: 'MCP app' });
-  const onReady = (event) => {
-    if (event.source !== frame.contentWindow || event.data?.type !== 'app-frame-ready') return;
-    window.removeEventListener('message', onReady);
-    frame.contentWindow.postMessage({ type: 'render-app', html }, '*');
-  };
-  window.addEventListener('message', onReady);
-  return frame;
-}
-
-function toolResult(result) {
+function toolResult(result, call) {
   const box = el('div', { class: `result${result.isError ? ' is-error' : ''}`, 'data-result': result.isError ? 'error' : 'ok' });
   if (result.isError) box.append(el('div', { class: 'error-label', role: 'alert' }, 'Tool error'));
+  const resourceUri = call?.tool._meta?.ui?.resourceUri ?? call?.tool._meta?.['ui/resourceUri'];
+  if (typeof resourceUri === 'string') box.append(toolApp(resourceUri, { ...call, result }));
   for (const block of result.content ?? []) box.append(contentBlock(block));
   if (result.structuredContent !== undefined) box.append(el('h3', {}, 'Structured content'), el('div', { class: 'tree structured' }, jsonTree(result.structuredContent)));
   return box;
+}
+
+/** The app a tool links to (`_meta.ui.resourceUri`): a place in the result, filled once the app is read. */
+function toolApp(resourceUri, toolCall) {
+  const slot = el('div', { class: 'app-slot' }, el('p', { class: 'muted' }, `loading the app ${resourceUri}…`));
+  (async () => {
+    const reply = await rpc('resources/read', { uri: resourceUri });
+    if (reply.error) throw new Error(`${reply.error.code}: ${reply.error.message}`);
+    const item = (reply.result.contents ?? []).find((content) => content.uri === resourceUri) ?? reply.result.contents?.[0];
+    slot.replaceChildren(resourceContents(item, toolCall));
+  })().catch((error) => slot.replaceChildren(errorBox(`The tool's app ${resourceUri} could not be read: ${error.message}`)));
+  return slot;
+}
+
+/** A request an app sends through the playground (`tools/call`, `resources/read`), to the server. */
+function appCall(method, params) {
+  const tool = method === 'tools/call' ? known.tools.get(params.name) : undefined;
+  return rpc(method, params, { headers: mirroredHeaders(tool?.inputSchema, params.arguments) });
 }
 
 function promptResult(result) {
@@ -366,7 +377,7 @@ function promptResult(result) {
 }
 
 function readResult(result) {
-  return el('div', { class: 'result', 'data-result': 'ok' }, (result.contents ?? []).map(resourceContents));
+  return el('div', { class: 'result', 'data-result': 'ok' }, (result.contents ?? []).map((item) => resourceContents(item)));
 }
 
 function errorBox(text) {
@@ -382,7 +393,7 @@ let progressCounter = 0;
  * button (aborting the fetch closes the stream, which cancels the call on HTTP), and the
  * `input_required` rounds answered through forms until the result is complete.
  */
-async function run(container, method, params, render) {
+async function run(container, method, params, render, headers = {}) {
   const controller = new AbortController();
   const progressToken = `playground-${++progressCounter}`;
   const bar = el('progress', { max: 1, value: 0 });
@@ -417,7 +428,7 @@ async function run(container, method, params, render) {
   let extra = {};
   try {
     for (let round = 1; ; round++) {
-      const reply = await rpc(method, { ...params, ...extra }, { signal: controller.signal, progressToken, onNotification, headers: mirroredHeaders(method, params) });
+      const reply = await rpc(method, { ...params, ...extra }, { signal: controller.signal, progressToken, onNotification, headers });
       if (reply.error) return finish('error', `error ${reply.error.code}`, errorBox(`${reply.error.code}: ${reply.error.message}`));
       const result = reply.result;
       if (result.resultType !== 'input_required') {
@@ -437,14 +448,12 @@ async function run(container, method, params, render) {
   }
 }
 
-/** The tool's `x-mcp-header` arguments, mirrored into `Mcp-Param-*` headers (SEP-2243). */
-let currentToolSchema;
-function mirroredHeaders(method, params) {
-  if (method !== 'tools/call' || !currentToolSchema) return {};
+/** A tool's `x-mcp-header` arguments, mirrored into `Mcp-Param-*` headers (SEP-2243). */
+function mirroredHeaders(inputSchema, args) {
   const headers = {};
-  for (const [name, property] of Object.entries(currentToolSchema.properties ?? {})) {
+  for (const [name, property] of Object.entries(inputSchema?.properties ?? {})) {
     const header = property?.['x-mcp-header'];
-    const value = params.arguments?.[name];
+    const value = args?.[name];
     if (header && value !== undefined && value !== null) headers[`Mcp-Param-${header}`] = headerValue(value);
   }
   return headers;
@@ -567,8 +576,7 @@ function showTool(tool) {
       problem.hidden = false;
       return;
     }
-    currentToolSchema = tool.inputSchema;
-    void run(output, 'tools/call', { name: tool.name, arguments: args }, toolResult);
+    void run(output, 'tools/call', { name: tool.name, arguments: args }, (result) => toolResult(result, { tool, arguments: args }), mirroredHeaders(tool.inputSchema, args));
   });
   const annotations = tool.annotations ? el('details', {}, el('summary', {}, 'annotations and schemas'), el('div', { class: 'tree' }, jsonTree({ annotations: tool.annotations, inputSchema: tool.inputSchema, outputSchema: tool.outputSchema }))) : undefined;
   $('#detail').replaceChildren(detailHeader('tool', tool, annotations), form.form, problem, output);
@@ -643,8 +651,13 @@ const LISTS = {
   templates: { method: 'resources/templates/list', key: 'resourceTemplates', capability: 'resources', show: showTemplate, label: (t) => t.name ?? t.uriTemplate },
 };
 
+/** The listed tools by name and resources by URI, for the apps the page hosts. */
+const known = { tools: new Map(), resources: new Map() };
+
 function fillList(kind, items) {
   const { show, label } = LISTS[kind];
+  if (kind === 'tools') known.tools = new Map(items.map((tool) => [tool.name, tool]));
+  if (kind === 'resources') known.resources = new Map(items.map((resource) => [resource.uri, resource]));
   $(`#count-${kind}`).textContent = String(items.length);
   $(`#list-${kind}`).replaceChildren(
     ...items.map((item) => {
