@@ -3,13 +3,12 @@
 // port; skipped when the binary is missing). Prints figures; asserts nothing about time.
 //   node bench/store-claim.mjs [--quick]     (after `npm run build`)
 import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
 import { InMemoryMcpStore } from 'nest-mcp';
 import { median, startRedis } from './harness.mjs';
 
 const QUICK = process.argv.includes('--quick');
 const RUNS = 5;
-const MEMORY_CLAIMS = QUICK ? 20_000 : 100_000;
-const REDIS_CLAIMS = QUICK ? 2_000 : 10_000;
 const CONCURRENCY = 50;
 const TTL_MS = 300_000;
 
@@ -44,27 +43,38 @@ async function concurrent(store, count) {
 }
 
 const fmt = (n, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
-const rows = [];
 
-const memory = new InMemoryMcpStore({ maxEntries: MEMORY_CLAIMS * RUNS * 2 + 10 });
-rows.push(['in memory', `${fmt(await sequential(memory, MEMORY_CLAIMS), 2)} µs`, `${fmt(await concurrent(memory, MEMORY_CLAIMS))} claims/s`]);
-const full = new InMemoryMcpStore({ maxEntries: 10_000 });
-await sequential(full, 10_000);
-rows.push(['in memory, full (oldest give way)', `${fmt(await sequential(full, MEMORY_CLAIMS), 2)} µs`, '']);
-
-const redis = await startRedis();
-if (redis) {
+/**
+ * The claim figures of each store: [{ store, us, rate? }] (µs per sequential claim, claims/s with
+ * `CONCURRENCY` in flight), or { store, skipped } for Redis without its binary. `npm run bench` reuses it.
+ */
+export async function claimFigures({ quick = QUICK } = {}) {
+  const memoryClaims = quick ? 20_000 : 100_000;
+  const redisClaims = quick ? 2_000 : 10_000;
+  const figures = [];
+  const memory = new InMemoryMcpStore({ maxEntries: memoryClaims * RUNS * 2 + 10 });
+  figures.push({ store: 'in memory', us: await sequential(memory, memoryClaims), rate: await concurrent(memory, memoryClaims) });
+  const full = new InMemoryMcpStore({ maxEntries: 10_000 });
+  await sequential(full, 10_000);
+  figures.push({ store: 'in memory, full (oldest give way)', us: await sequential(full, memoryClaims) });
+  const redis = await startRedis();
+  if (!redis) return [...figures, { store: 'Redis', skipped: 'redis-server not installed (apt-get install -y redis-server)' }];
   try {
-    rows.push(['Redis (loopback, SET NX PX)', `${fmt(await sequential(redis.store, REDIS_CLAIMS), 1)} µs`, `${fmt(await concurrent(redis.store, REDIS_CLAIMS))} claims/s`]);
+    figures.push({ store: 'Redis (loopback, SET NX PX)', us: await sequential(redis.store, redisClaims), rate: await concurrent(redis.store, redisClaims) });
   } finally {
     await redis.store.close();
     redis.stop();
   }
-} else {
-  rows.push(['Redis', 'skipped: redis-server not installed (apt-get install -y redis-server)', '']);
+  return figures;
 }
 
-console.log(`\nrequestState claim per retried round (median of ${RUNS} runs; ${CONCURRENCY} in flight for the rate)\n`);
-console.log('| store | one claim, sequential | claims/s, concurrent |');
-console.log('|---|---|---|');
-for (const row of rows) console.log(`| ${row.join(' | ')} |`);
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const figures = await claimFigures();
+  console.log(`\nrequestState claim per retried round (median of ${RUNS} runs; ${CONCURRENCY} in flight for the rate)\n`);
+  console.log('| store | one claim, sequential | claims/s, concurrent |');
+  console.log('|---|---|---|');
+  for (const f of figures) {
+    const cells = f.skipped ? [`skipped: ${f.skipped}`, ''] : [`${fmt(f.us, f.us < 10 ? 2 : 1)} µs`, f.rate === undefined ? '' : `${fmt(f.rate)} claims/s`];
+    console.log(`| ${[f.store, ...cells].join(' | ')} |`);
+  }
+}

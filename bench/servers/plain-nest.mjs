@@ -1,9 +1,10 @@
-// The floor: a plain Nest @Post() route on the same adapter (Express, or Fastify with
-// MCP_HTTP_ADAPTER=fastify), returning the same JSON-RPC response nest-mcp sends for `echo` (no MCP
-// checks, just Nest + the adapter's body parsing + JSON serialization).
-// FLOOR_MODE=raw: the same route with @Res(), writing the JSON with res.writeHead()/end() as nest-mcp's
-// transport does (on Express: skips res.json's ETag hashing and charset negotiation; on Fastify: a
-// hijacked reply, skipping reply.send and the onSend/onResponse hooks). Informational.
+// A plain Nest @Post() route on the same adapter (Express, or Fastify with MCP_HTTP_ADAPTER=fastify),
+// answering the same JSON-RPC response nest-mcp sends for `echo` (no MCP checks, just Nest + the
+// adapter's body parsing + JSON serialization).
+// FLOOR_MODE=raw (the bench's floor): the route takes @Res() and writes the JSON with res.writeHead()/end(),
+// as nest-mcp's transport does (on Express: no res.json ETag hashing or charset negotiation; on Fastify: a
+// hijacked reply, no reply.send or onSend/onResponse hooks). Without it the route returns its object
+// through res.json() / reply.send (an info row).
 import 'reflect-metadata';
 import { Body, Controller, HttpCode, Module, Post, Res } from '@nestjs/common';
 import { createApp, serveIpc } from './child.mjs';
