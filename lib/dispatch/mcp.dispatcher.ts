@@ -36,18 +36,6 @@ export interface TransportFacts {
   session?: LegacySession;
 }
 
-/** The methods both eras share, which a 2025 session may call (ping is answered by the dispatcher itself; 2025-only methods say `era: 'legacy'`). */
-const LEGACY_METHODS: ReadonlySet<string> = new Set([
-  'tools/list',
-  'tools/call',
-  'prompts/list',
-  'prompts/get',
-  'resources/list',
-  'resources/templates/list',
-  'resources/read',
-  'completion/complete',
-]);
-
 /**
  * One message out: a notification or (2025 sessions only) a server→client request on the request's
  * stream, or the final response with its HTTP status.
@@ -273,8 +261,9 @@ function sessionMeta(params: JsonObject, session: LegacySession): RequestMeta {
   };
 }
 
+/** Each method declares its era with `@RpcMethod()`; ping is answered by the dispatcher itself. */
 function servesEra(route: MethodRoute, era: 'legacy' | 'modern'): boolean {
-  const served = route.era ?? (LEGACY_METHODS.has(route.method) ? 'both' : 'modern');
+  const served = route.era ?? 'modern';
   return served === 'both' || served === era;
 }
 

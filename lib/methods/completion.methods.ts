@@ -20,7 +20,7 @@ export class CompletionMethods {
     private readonly pipeline: McpCallPipeline,
   ) {}
 
-  @RpcMethod('completion/complete')
+  @RpcMethod('completion/complete', { era: 'both' })
   async complete(call: McpCall, params: JsonObject): Promise<Result> {
     // Un-advertised capability → method not found, as the spec asks.
     if (!this.registry.hasCompletions) throw new MethodNotFoundError('completion/complete');

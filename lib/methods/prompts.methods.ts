@@ -26,13 +26,13 @@ export class PromptsMethods {
     @Inject(MCP_SETTINGS) private readonly settings: McpSettings,
   ) {}
 
-  @RpcMethod('prompts/list')
+  @RpcMethod('prompts/list', { era: 'both' })
   async list(call: McpCall, params: JsonObject): Promise<Result> {
     const prompts = await visibleEntries(call, this.registry.listPrompts(), McpHandlerKind.PROMPT);
     return listResult('prompts', prompts.map((prompt) => prompt.definition), params.cursor, this.settings);
   }
 
-  @RpcMethod('prompts/get', { inputRounds: true })
+  @RpcMethod('prompts/get', { inputRounds: true, era: 'both' })
   async get(call: McpCall, params: JsonObject): Promise<Result> {
     const name = params.name;
     if (typeof name !== 'string') throw new InvalidParamsError('prompts/get needs a string "name"');

@@ -24,19 +24,19 @@ export class ResourcesMethods {
     @Inject(MCP_SETTINGS) private readonly settings: McpSettings,
   ) {}
 
-  @RpcMethod('resources/list')
+  @RpcMethod('resources/list', { era: 'both' })
   list(_call: McpCall, params: JsonObject): Result {
     const resources = this.registry.listResources().map((resource) => resource.definition);
     return listResult('resources', resources, params.cursor, this.settings);
   }
 
-  @RpcMethod('resources/templates/list')
+  @RpcMethod('resources/templates/list', { era: 'both' })
   listTemplates(_call: McpCall, params: JsonObject): Result {
     const templates = this.registry.listResourceTemplates().map((template) => template.definition);
     return listResult('resourceTemplates', templates, params.cursor, this.settings);
   }
 
-  @RpcMethod('resources/read', { inputRounds: true })
+  @RpcMethod('resources/read', { inputRounds: true, era: 'both' })
   async read(call: McpCall, params: JsonObject): Promise<Result> {
     const uri = params.uri;
     if (typeof uri !== 'string') throw new InvalidParamsError('resources/read needs a string "uri"');

@@ -17,7 +17,7 @@ export interface RpcMethodOptions {
   inputRounds?: boolean;
   /** Long-lived by design (listen streams): never cut by `mocapi.limits.call-timeout`. */
   untimed?: boolean;
-  /** Default: modern, and legacy too for the 2025 methods the dispatcher lists (LEGACY_METHODS). */
+  /** Which era's requests it serves; default `modern` (2026-07-28 only). */
   era?: RpcEra;
 }
 

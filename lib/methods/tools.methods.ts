@@ -36,13 +36,13 @@ export class ToolsMethods {
     @Inject(MCP_SETTINGS) private readonly settings: McpSettings,
   ) {}
 
-  @RpcMethod('tools/list')
+  @RpcMethod('tools/list', { era: 'both' })
   async list(call: McpCall, params: JsonObject): Promise<Result> {
     const tools = await visibleEntries(call, this.registry.listTools(), McpHandlerKind.TOOL);
     return listResult('tools', tools.map((tool) => tool.definition), params.cursor, this.settings);
   }
 
-  @RpcMethod('tools/call', { inputRounds: true })
+  @RpcMethod('tools/call', { inputRounds: true, era: 'both' })
   async call(call: McpCall, params: JsonObject): Promise<Result> {
     const name = params.name;
     if (typeof name !== 'string') throw new InvalidParamsError('tools/call needs a string "name"');
