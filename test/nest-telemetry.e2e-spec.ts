@@ -217,6 +217,37 @@ describe('OpenTelemetry without an SDK', () => {
     const telemetry = new McpTelemetry();
     expect(trace.getTracer('x').startSpan('probe').isRecording()).toBe(false);
     expect(await telemetry.instrument(rpc('tools/call', { name: 'a' }), async () => 'value', classifyOutbound)).toBe('value');
+    // Nothing could observe a span: the request runs as it is, not wrapped in another promise.
+    const outcome = Promise.resolve('value');
+    expect(telemetry.instrument(rpc('tools/call', { name: 'a' }), () => outcome, classifyOutbound)).toBe(outcome);
+  });
+
+  it('a context manager alone still carries the traceparent of _meta into the handler', async () => {
+    context.setGlobalContextManager(new AsyncHooksContextManager().enable());
+    try {
+      const telemetry = new McpTelemetry();
+      const request = rpc('tools/call', { name: 'a' }, { meta: { traceparent: TRACEPARENT } });
+      const seen = await telemetry.instrument(request, async () => trace.getSpanContext(context.active()), classifyOutbound);
+      expect(seen).toMatchObject({ traceId: TRACE_ID, spanId: PARENT_SPAN_ID, isRemote: true });
+    } finally {
+      context.disable();
+    }
+  });
+
+  it('an SDK registered after start-up gets the spans', async () => {
+    const telemetry = new McpTelemetry();
+    const outcome = Promise.resolve('value');
+    expect(telemetry.instrument(rpc('tools/call', { name: 'a' }), () => outcome, classifyOutbound)).toBe(outcome);
+    const late = new InMemorySpanExporter();
+    trace.setGlobalTracerProvider(new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(late)] }));
+    try {
+      const traced = telemetry.instrument(rpc('tools/call', { name: 'late' }), () => outcome, classifyOutbound);
+      expect(traced).not.toBe(outcome);
+      await traced;
+      expect(late.getFinishedSpans().map((span) => span.name)).toEqual(['tools/call late']);
+    } finally {
+      trace.disable();
+    }
   });
 });
 

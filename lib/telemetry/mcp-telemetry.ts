@@ -1,10 +1,14 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import {
   context,
+  createContextKey,
+  createNoopMeter,
   createTraceState,
   isSpanContextValid,
   metrics,
   propagation,
+  ProxyTracerProvider,
+  ROOT_CONTEXT,
   SpanKind,
   SpanStatusCode,
   trace,
@@ -17,6 +21,7 @@ import {
   type SpanContext,
   type TextMapGetter,
   type Tracer,
+  type TracerProvider,
 } from '@opentelemetry/api';
 import type { McpModuleOptions } from '../interfaces/mcp-module-options.interface.js';
 import { MCP_MODULE_OPTIONS } from '../mcp.module-definition.js';
@@ -60,6 +65,13 @@ const metaGetter: TextMapGetter<JsonObject> = {
   },
 };
 
+/** What the API hands out while no SDK registered a tracer or meter provider. */
+const NOOP_TRACER_PROVIDER = new ProxyTracerProvider().getDelegate();
+const NOOP_METER = createNoopMeter();
+/** A context only a registered context manager can make active (the API's default ignores `with`). */
+const PROBE_CONTEXT = ROOT_CONTEXT.setValue(createContextKey('nest-mcp.telemetry.probe'), true);
+const probeIsActive = (): boolean => context.active() === PROBE_CONTEXT;
+
 const TRACEPARENT = /^([0-9a-f]{2})-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})(-.*)?$/;
 
 /**
@@ -85,6 +97,8 @@ export function parseTraceparent(traceparent: unknown, tracestate?: unknown): Sp
 
 interface Instruments {
   provider: MeterProvider;
+  /** False for the API's no-op meter: nothing would be recorded. */
+  recording: boolean;
   duration: Histogram;
   toolCalls: Counter;
 }
@@ -102,27 +116,37 @@ interface Instruments {
 @Injectable()
 export class McpTelemetry {
   private readonly enabled: boolean;
+  private readonly tracerProvider: TracerProvider;
   private readonly tracer: Tracer;
   private instruments?: Instruments;
 
   constructor(@Optional() @Inject(MCP_MODULE_OPTIONS) private readonly options: McpModuleOptions = {}) {
     this.enabled = options?.telemetry?.enabled !== false;
     // The global provider is a proxy, so an SDK registered after start-up still gets the spans.
-    this.tracer = (options?.telemetry?.tracerProvider ?? trace.getTracerProvider()).getTracer(MCP_INSTRUMENTATION_NAME);
+    this.tracerProvider = options?.telemetry?.tracerProvider ?? trace.getTracerProvider();
+    this.tracer = this.tracerProvider.getTracer(MCP_INSTRUMENTATION_NAME);
   }
 
   /**
    * Runs `run` (the serving of one request) inside its span and records its duration.
    * `classify` tells the outcome apart (JSON-RPC error code, tool error); errors thrown by `run`
-   * are recorded and rethrown.
+   * are recorded and rethrown. Without an SDK it is `run()` itself.
    */
-  async instrument<T>(
+  instrument<T>(
     request: JsonRpcRequest,
     run: () => Promise<T>,
     classify: (outcome: T) => McpOutcomeClassification = () => ({}),
     transport: McpTelemetryTransport = {},
   ): Promise<T> {
-    if (!this.enabled) return run();
+    return this.enabled && this.observed() ? this.traced(request, run, classify, transport) : run();
+  }
+
+  private async traced<T>(
+    request: JsonRpcRequest,
+    run: () => Promise<T>,
+    classify: (outcome: T) => McpOutcomeClassification,
+    transport: McpTelemetryTransport,
+  ): Promise<T> {
     const started = performance.now();
     const params = (request.params ?? {}) as JsonObject;
     const meta = isPlainObject(params._meta) ? (params._meta as JsonObject) : {};
@@ -163,6 +187,18 @@ export class McpTelemetry {
     }
   }
 
+  /**
+   * False while no SDK is registered (checked per request: one may register after start-up). The
+   * span would then be a no-op that no context manager carries to the handler, and the metrics
+   * no-ops too, so the request runs as it is, without building attributes or contexts.
+   */
+  private observed(): boolean {
+    const provider = this.tracerProvider;
+    if ((provider instanceof ProxyTracerProvider ? provider.getDelegate() : provider) !== NOOP_TRACER_PROVIDER) return true;
+    if (this.getInstruments().recording) return true;
+    return context.with(PROBE_CONTEXT, probeIsActive);
+  }
+
   private parentContext(ambient: Context, meta: JsonObject): Context {
     // An SDK's registered propagator (W3C trace context + baggage by default) knows best.
     if (propagation.fields().length > 0) return propagation.extract(ambient, meta, metaGetter);
@@ -190,6 +226,7 @@ export class McpTelemetry {
     const meter = provider.getMeter(MCP_INSTRUMENTATION_NAME);
     this.instruments = {
       provider,
+      recording: meter !== NOOP_METER,
       duration: meter.createHistogram('mcp.server.operation.duration', {
         description: 'MCP request duration as observed on the receiver from the time it was received until the result is sent.',
         unit: 's',
