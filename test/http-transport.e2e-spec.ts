@@ -1,7 +1,12 @@
 import 'reflect-metadata';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
+import { Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
+import { APP_GUARD } from '@nestjs/core';
+import { Test } from '@nestjs/testing';
+import type { AddressInfo } from 'node:net';
 import { AppModule } from '../sample/app.module.js';
+import { createHttpApp, onFastify } from './support/http-adapter.js';
 import { TransportFixtureModule } from './src/transport-fixture.module.js';
 import { callMcp, postMcp, rpc, standardMeta, startApp, type Json, type StartedApp } from './support/mcp-http.js';
 import { assertErrorResponse, assertMatchesDef, assertResultResponse } from './support/wire-schema.js';
@@ -521,5 +526,49 @@ describe('Streamable HTTP transport (custom endpoint, origins and caching)', () 
     expect(localhost.status).toBe(403);
     const noOrigin = await postMcp(started.url, rpc('server/discover'));
     expect(noOrigin.status).toBe(200);
+  });
+});
+
+/** Records the Content-Type each HTTP request reached the guards with. */
+@Injectable()
+class ContentTypeProbe implements CanActivate {
+  static readonly seen: unknown[] = [];
+  canActivate(context: ExecutionContext): boolean {
+    if (context.getType() === 'http') {
+      const request = context.switchToHttp().getRequest<{ headers: Record<string, unknown>; raw?: { headers: Record<string, unknown> } }>();
+      ContentTypeProbe.seen.push((request.raw ?? request).headers['content-type']);
+    }
+    return true;
+  }
+}
+
+describe('Streamable HTTP transport (the body is read once, by the endpoint)', () => {
+  // On Express the edge is a middleware ahead of the application's parsers, which then skip the read body.
+  it("the application's own JSON parser never runs for the endpoint (Fastify), and guards still see the request's headers", async () => {
+    const moduleRef = await Test.createTestingModule({ imports: [AppModule], providers: [{ provide: APP_GUARD, useClass: ContentTypeProbe }] }).compile();
+    // What an application may do: its own JSON parser instead of Nest's (counting its runs here).
+    const app = createHttpApp(moduleRef, { logger: false, bodyParser: !onFastify });
+    let appParserRuns = 0;
+    if (onFastify) {
+      const fastify = app.getHttpAdapter().getInstance();
+      fastify.removeContentTypeParser('application/json');
+      fastify.addContentTypeParser('application/json', { parseAs: 'string' }, (_request: unknown, body: string, done: (error: Error | null, value?: unknown) => void) => {
+        appParserRuns++;
+        done(null, JSON.parse(body));
+      });
+    }
+    await app.listen(0, '127.0.0.1');
+    try {
+      const url = `http://127.0.0.1:${(app.getHttpServer().address() as AddressInfo).port}/mcp`;
+      ContentTypeProbe.seen.length = 0;
+      const response = await callMcp(url, 'tools/call', { name: 'echo', arguments: { message: 'once' } });
+      expect(response.status).toBe(200);
+      assertResultResponse(response.body, 'CallToolResult');
+      expect(response.body.result.content).toEqual([{ type: 'text', text: 'once' }]);
+      expect(appParserRuns).toBe(0);
+      expect(ContentTypeProbe.seen).toEqual(['application/json']);
+    } finally {
+      await app.close();
+    }
   });
 });

@@ -28,10 +28,12 @@ interface FastifyLike {
   addHook(name: 'onRoute', hook: (route: RouteOptionsLike) => void): unknown;
 }
 
-/** Bodies the edge read and parsed, until Fastify's lifecycle reaches validation. */
-const bodies = new WeakMap<IncomingMessage, unknown>();
-/** What the application's JSON parser is given instead of the body the edge already parsed. */
+/** What the application's JSON parser is given for a non-POST body, which MCP does not read. */
 const PARSED_ELSEWHERE = Buffer.from('null');
+/** The body the edge parsed, and the framing headers set aside, on the Node request until validation. */
+const PARSED = Symbol('nest-mcp:parsed-body');
+const BODY_HEADERS = ['content-type', 'content-length', 'transfer-encoding'] as const;
+type ParkedRequest = IncomingMessage & { [PARSED]?: { body: unknown; headers: IncomingMessage['headers'] } };
 
 /**
  * On Fastify the endpoint's checks and body reading are hooks of the MCP route alone (the rest
@@ -40,12 +42,13 @@ const PARSED_ELSEWHERE = Buffer.from('null');
  *
  * - `preParsing`: Origin, Host, Accept, media type and declared size are judged before the body is
  *   read; the body is then read and parsed with the same limits, decoding and answers as on Express.
- *   The application's JSON parser, which still runs (a route cannot opt out of it), is handed
- *   `null` instead of the body, so the body is parsed once, by rules that do not depend on how the
- *   application configured its parser (`bodyParser: false`, prototype-poisoning policy).
+ *   Its framing headers (`Content-Type`, `Content-Length`, `Transfer-Encoding`) are set aside until
+ *   validation, so Fastify sees a request without a body and runs no content-type parser: the body
+ *   is parsed once, by rules that do not depend on how the application configured its parsers
+ *   (`bodyParser: false`, prototype-poisoning policy), and no stand-in stream is made per request.
  * - `bodyLimit` (route level) is the module's `maxBodyBytes`, so Fastify's own check of the declared
  *   length agrees with the edge's.
- * - `preValidation`: puts the parsed body back on `request.body`.
+ * - `preValidation`: puts the headers back and the parsed body on `request.body`.
  *
  * Calls `onMcpRoute` for each MCP route it prepares (start-up checks that there was one). A route that
  * takes POST and whose path ends with the endpoint is one, as the Express edge matches paths.
@@ -70,9 +73,20 @@ function readBody(edge: EndpointEdge, request: FastifyRequestLike, reply: Fastif
       reply.code(read.status).send(jsonRpcError(read.error));
       return;
     }
-    bodies.set(request.raw, read.body);
-    done(null, standInFor(request));
+    parkBody(request.raw, read.body);
+    done(null);
   }, done);
+}
+
+function parkBody(raw: ParkedRequest, body: unknown): void {
+  const headers: IncomingMessage['headers'] = {};
+  for (const name of BODY_HEADERS) {
+    if (raw.headers[name] === undefined) continue;
+    headers[name] = raw.headers[name] as string;
+    // Undefined rather than deleted: Fastify tests for undefined, and the object keeps its shape.
+    raw.headers[name] = undefined;
+  }
+  raw[PARSED] = { body, headers };
 }
 
 function standInFor(request: FastifyRequestLike): Readable {
@@ -85,9 +99,12 @@ function standInFor(request: FastifyRequestLike): Readable {
 }
 
 function restoreBody(request: FastifyRequestLike, _reply: FastifyReplyLike, done: () => void): void {
-  if (bodies.has(request.raw)) {
-    request.body = bodies.get(request.raw);
-    bodies.delete(request.raw);
+  const raw = request.raw as ParkedRequest;
+  const parked = raw[PARSED];
+  if (parked) {
+    Object.assign(raw.headers, parked.headers);
+    request.body = parked.body;
+    raw[PARSED] = undefined;
   }
   done();
 }
