@@ -33,7 +33,7 @@ import { mcpStoreProvider, McpStoreCloser } from './pipeline/store.provider.js';
 import { TaskRunner } from './pipeline/task-runner.js';
 import { McpSkills } from './skills/index.js';
 import { McpTelemetry } from './telemetry/mcp-telemetry.js';
-import { createMcpController } from './transport/http/mcp.controller.js';
+import { createMcpController, requireBearerAuth } from './transport/http/mcp.controller.js';
 import { McpHttpEdge } from './transport/http/http-edge.js';
 import { McpHttpTransport } from './transport/http/mcp-http.transport.js';
 import { OriginPolicy } from './transport/http/origin.policy.js';
@@ -85,9 +85,10 @@ function withRuntime(definition: DynamicModule): DynamicModule {
     {
       // Runs while Nest instantiates providers, which is before it maps controller routes.
       provide: MCP_ENDPOINT_BINDING,
-      inject: [MCP_SETTINGS, ModulesContainer],
-      useFactory: (settings: McpSettings, modules: ModulesContainer) => {
+      inject: [MCP_SETTINGS, ModulesContainer, McpAuthService, McpBearerAuthGuard],
+      useFactory: (settings: McpSettings, modules: ModulesContainer, auth: McpAuthService, guard: McpBearerAuthGuard) => {
         const first = refuseSecondMount(modules, settings.endpoint);
+        if (auth.enabled) requireBearerAuth(controller, guard);
         wellKnown.bindEndpoint(settings.endpoint, first);
         playground.bindEndpoint(settings.endpoint);
         return bindEndpoint(controller, settings.endpoint);

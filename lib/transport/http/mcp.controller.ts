@@ -9,10 +9,6 @@ import { McpHttpTransport, type HttpRequest } from './mcp-http.transport.js';
  * @internal
  */
 export function createMcpController(): Type {
-  // Bearer-token auth (a no-op unless `auth` is configured); refusals are answered 401 / 403 with
-  // `WWW-Authenticate` by the filter, before the transport sees the request.
-  @UseGuards(McpBearerAuthGuard)
-  @UseFilters(McpAuthChallengeFilter)
   @Controller()
   class McpController {
     constructor(@Inject(McpHttpTransport) private readonly transport: McpHttpTransport) {}
@@ -30,4 +26,17 @@ export function createMcpController(): Type {
     }
   }
   return McpController;
+}
+
+/**
+ * Bearer-token auth of the endpoint, when `auth` is configured: refusals are answered 401 / 403 with
+ * `WWW-Authenticate` by the filter, before the transport sees the request. Applied while providers
+ * are made (the options are known then, also with `forRootAsync`), before Nest maps the routes, so
+ * without `auth` the route has no guard to run per request. Instances, as Nest looks classes up
+ * among the injectables it found when it scanned the controller, before this ran.
+ * @internal
+ */
+export function requireBearerAuth(controller: Type, guard: McpBearerAuthGuard): void {
+  UseGuards(guard)(controller);
+  UseFilters(new McpAuthChallengeFilter())(controller);
 }
