@@ -21,14 +21,30 @@ const DECODERS = new Map<string, () => Gunzip | ReturnType<typeof createInflate>
 
 /** True when the `Accept` header offers `type`: by name, or by a wildcard of its family or of all types. */
 export function acceptOffers(accept: string | undefined, type: string): boolean {
-  if (!accept) return false;
-  const types = accept.split(',').map((part) => part.split(';')[0].trim().toLowerCase());
-  return types.includes(type) || types.includes(`${type.split('/')[0]}/*`) || types.includes('*/*');
+  return accept !== undefined && offers(mediaRanges(accept), type);
 }
 
-function acceptsBoth(accept: string | undefined): boolean {
-  return acceptOffers(accept, 'application/json') && acceptOffers(accept, 'text/event-stream');
+/** The media types an `Accept` header lists, lower-cased, without parameters. */
+function mediaRanges(accept: string): string[] {
+  return accept.split(',').map((part) => part.split(';')[0].trim().toLowerCase());
 }
+
+function offers(ranges: string[], type: string): boolean {
+  return ranges.includes(type) || ranges.includes(`${type.split('/')[0]}/*`) || ranges.includes('*/*');
+}
+
+/** What conforming clients send, answered without parsing. */
+const USUAL_ACCEPT = new Set(['application/json, text/event-stream', 'text/event-stream, application/json']);
+
+function acceptsBoth(accept: string | undefined): boolean {
+  if (accept === undefined) return false;
+  if (USUAL_ACCEPT.has(accept)) return true;
+  const ranges = mediaRanges(accept);
+  return offers(ranges, 'application/json') && offers(ranges, 'text/event-stream');
+}
+
+/** One decoder for every body: without `stream: true` a decode keeps no state between calls. */
+const UTF8 = new TextDecoder('utf-8', { fatal: true });
 
 /** DNS-rebinding protection, for every method: a foreign Origin (or Host, when configured) gets 403. */
 export function originRefusal(req: IncomingMessage, origins: OriginPolicy): Refusal | undefined {
@@ -46,7 +62,22 @@ export function refusalBeforeBody(req: IncomingMessage, origins: OriginPolicy, m
   if (!acceptsBoth(headerValue(req.headers, 'accept'))) {
     return { status: 406, error: new InvalidRequestError('Not Acceptable: the Accept header must offer application/json and text/event-stream') };
   }
-  const [mediaType, ...parameters] = (headerValue(req.headers, 'content-type') ?? '').split(';');
+  const contentType = headerValue(req.headers, 'content-type');
+  if (contentType !== 'application/json') {
+    const refusal = mediaTypeRefusal(contentType ?? '');
+    if (refusal) return refusal;
+  }
+  const coding = contentCoding(req);
+  if (coding !== 'identity' && !DECODERS.has(coding)) {
+    return { status: 415, error: new InvalidRequestError(`Unsupported Media Type: Content-Encoding "${coding}" is not supported`) };
+  }
+  if (Number(headerValue(req.headers, 'content-length') ?? 0) > maxBodyBytes) return tooLarge(maxBodyBytes);
+  return undefined;
+}
+
+/** JSON in UTF-8, or a refusal (415). */
+function mediaTypeRefusal(contentType: string): Refusal | undefined {
+  const [mediaType, ...parameters] = contentType.split(';');
   if (mediaType.trim().toLowerCase() !== 'application/json') {
     return { status: 415, error: new InvalidRequestError('Unsupported Media Type: the body must be application/json') };
   }
@@ -54,11 +85,6 @@ export function refusalBeforeBody(req: IncomingMessage, origins: OriginPolicy, m
   if (charset !== undefined && !['utf-8', 'utf8'].includes(charset.toLowerCase())) {
     return { status: 415, error: new InvalidRequestError('Unsupported Media Type: the body must be UTF-8 JSON') };
   }
-  const coding = contentCoding(req);
-  if (coding !== 'identity' && !DECODERS.has(coding)) {
-    return { status: 415, error: new InvalidRequestError(`Unsupported Media Type: Content-Encoding "${coding}" is not supported`) };
-  }
-  if (Number(headerValue(req.headers, 'content-length') ?? 0) > maxBodyBytes) return tooLarge(maxBodyBytes);
   return undefined;
 }
 
@@ -100,7 +126,7 @@ export async function readJsonBody(req: IncomingMessage, limits: BodyLimits): Pr
   let text: string;
   try {
     const bytes = await getRawBody(stream, { limit: limits.maxBodyBytes, length: decoder ? undefined : headerValue(req.headers, 'content-length') });
-    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+    text = UTF8.decode(bytes);
   } catch (error) {
     if (decoder) {
       req.unpipe(decoder);
