@@ -1,13 +1,11 @@
-import 'reflect-metadata';
-import { bootstrapStdio } from 'nest-mcp';
-import { AppModule } from './app.module.js';
+import * as nodeModule from 'node:module';
 
 /**
- * The sample as a local MCP server for desktop clients: the client starts this process and talks
- * JSON-RPC over stdin/stdout; logs go to stderr. `npm run start:stdio`.
+ * The sample as a local MCP server for desktop clients (`npm run start:stdio`); see serve-stdio.ts.
+ *
+ * Most of a stdio start is spent loading modules. Node's on-disk compile cache (22.1+, in the OS temp
+ * folder; NODE_DISABLE_COMPILE_CACHE=1 turns it off) spares every later start compiling them again.
+ * It covers only modules loaded after it is enabled, hence the dynamic import.
  */
-bootstrapStdio(AppModule).catch((error: unknown) => {
-  // stdout is reserved for the protocol, so a failed start is reported on stderr.
-  process.stderr.write(`Failed to start the MCP stdio server: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
-  process.exit(1);
-});
+(nodeModule as { enableCompileCache?: () => unknown }).enableCompileCache?.();
+await import('./serve-stdio.js');

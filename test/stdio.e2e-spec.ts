@@ -324,6 +324,77 @@ describe('stdio: raw pipes', () => {
   });
 });
 
+describe('stdio: requests written before the server is ready', () => {
+  let server: RawServer | undefined;
+
+  afterEach(() => {
+    server?.kill();
+  });
+
+  // The write happens in the tick that spawns the process, long before Nest has started: clients
+  // send their first requests at once and must get every answer, none lost to the start-up.
+  it('answers every request of one early write exactly once, matched by id, and honours an early cancel', async () => {
+    server = new RawServer();
+    const echo = (id: number) => request(id, 'tools/call', { name: 'echo', arguments: { message: `echo ${id}` } });
+    server.send(
+      [
+        request('discover', 'server/discover'),
+        request(1, 'tools/list'),
+        request(2, 'tools/call', { name: 'process', arguments: { data: 'early' } }, { progressToken: 'p2' }),
+        echo(3),
+        request(4, 'tools/call', { name: 'process', arguments: { data: 'cancelled' } }, { progressToken: 'p4' }),
+        JSON.stringify({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 4, reason: 'changed my mind' } }),
+        echo(5),
+        JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }),
+        echo(6),
+        '',
+      ].join('\n'),
+    );
+    await server.response(2);
+    for (const id of ['discover', 1, 3, 5, 6]) await server.response(id);
+    // Anything still owed for the cancelled call would have come before the slower call 2 finished.
+    const responses = server.messages.filter((message) => 'id' in message);
+    expect(responses.map((message) => message.id).sort()).toEqual([1, 2, 3, 5, 6, 'discover'].sort());
+    expect(responses.filter((message) => 'error' in message)).toEqual([]);
+
+    const byId = (id: unknown) => responses.find((message) => message.id === id)!;
+    expect(byId('discover').result).toEqual(expect.objectContaining({ resultType: 'complete', supportedVersions: expect.arrayContaining([PROTOCOL_VERSION]) }));
+    expect(byId(1).result.tools.map((tool: Msg) => tool.name)).toContain('echo');
+    expect(byId(2).result.structuredContent).toEqual({ result: 'Done: processed 5 characters' });
+    for (const id of [3, 5, 6]) expect(byId(id).result.content).toEqual([{ type: 'text', text: `echo ${id}` }]);
+    // Calls of the same kind come back in the order they were written.
+    const echoOrder = responses.filter((message) => [3, 5, 6].includes(message.id)).map((message) => message.id);
+    expect(echoOrder).toEqual([3, 5, 6]);
+    // The progress of call 2: every step once, in order, before its result; none for the cancelled call 4.
+    const progressOf = (token: string) => server!.messages.filter((message) => message.method === 'notifications/progress' && message.params.progressToken === token);
+    expect(progressOf('p2').map((message) => message.params.progress)).toEqual([1, 2, 3]);
+    const resultAt = server.messages.indexOf(byId(2));
+    for (const notification of progressOf('p2')) expect(server.messages.indexOf(notification)).toBeLessThan(resultAt);
+    expect(progressOf('p4')).toEqual([]);
+    expect(server.trailing).toBe('');
+  });
+
+  it('serves a 2025 session opened by an early write: initialize, initialized, then calls', async () => {
+    server = new RawServer();
+    server.send(
+      [
+        JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'early', version: '1' } } }),
+        JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }),
+        JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list', params: {} }),
+        JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'echo', arguments: { message: 'legacy early' } } }),
+        '',
+      ].join('\n'),
+    );
+    const [initialized, list, call] = [await server.response(1), await server.response(2), await server.response(3)];
+    expect(initialized.result).toEqual(expect.objectContaining({ protocolVersion: '2025-11-25' }));
+    expect(list.result.tools.map((tool: Msg) => tool.name)).toContain('echo');
+    expect(call.result.content).toEqual([{ type: 'text', text: 'legacy early' }]);
+    // initialize is answered before anything else of the session.
+    expect(server.messages.findIndex((message) => message.id === 1)).toBe(0);
+    expect(server.messages.filter((message) => 'error' in message)).toEqual([]);
+  });
+});
+
 /** A fixture for what the sample has no tool for: a call that runs until it is cancelled, and a bounded nap. */
 const waits = { started: 0, aborted: 0 };
 

@@ -1,0 +1,151 @@
+// `npm run bench:stdio`: how long the sample takes, run as a local MCP server over stdio, from spawn to
+// its first answer — what a desktop client's start-up probe waits for. Each run spawns the built
+// sample, writes one 2026-07-28 `server/discover` to stdin right after spawn (before the server is
+// ready, as clients do), times the first stdout line, checks it is the right discover result and
+// kills the child. Two baselines run interleaved with it, so the figure reads as a ratio to what
+// Node itself costs: a bare `node` answering the same line, and one that first imports @nestjs/core.
+// Prints figures; asserts nothing about time.
+//   node bench/stdio-start.mjs [--runs N]     (after `npm run build`)
+import { spawn } from 'node:child_process';
+import os from 'node:os';
+import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const ENTRY = 'dist/sample/main-stdio.js';
+const PROTOCOL_VERSION = '2026-07-28';
+const DEFAULT_RUNS = 11;
+const TIMEOUT_MS = 30_000;
+
+const DISCOVER = `${JSON.stringify({
+  jsonrpc: '2.0',
+  id: 'probe',
+  method: 'server/discover',
+  params: {
+    _meta: {
+      'io.modelcontextprotocol/protocolVersion': PROTOCOL_VERSION,
+      'io.modelcontextprotocol/clientInfo': { name: 'nest-mcp-bench', version: '1.0.0' },
+      'io.modelcontextprotocol/clientCapabilities': {},
+    },
+  },
+})}\n`;
+
+/** A baseline child: reads one line from stdin and answers it with a fixed line, after `prelude`. */
+const echoer = (prelude) =>
+  `${prelude} const { createInterface } = await import('node:readline');` +
+  ` createInterface({ input: process.stdin }).once('line', () => process.stdout.write('{"jsonrpc":"2.0","id":"probe","result":{}}\\n'));`;
+
+const SUBJECTS = {
+  sample: { label: `nest-mcp sample (${ENTRY})`, args: [ENTRY], check: isDiscoverResult },
+  bare: { label: 'bare node (reads the line, answers)', args: ['--input-type=module', '-e', echoer('')], check: isProbeAnswer },
+  nestCore: {
+    label: "node importing @nestjs/core, then answering",
+    args: ['--input-type=module', '-e', echoer("await import('reflect-metadata'); await import('@nestjs/core');")],
+    check: isProbeAnswer,
+  },
+};
+
+function isDiscoverResult(message) {
+  const result = message.result;
+  return (
+    message.id === 'probe' &&
+    result?.resultType === 'complete' &&
+    Array.isArray(result.supportedVersions) &&
+    result.supportedVersions.includes(PROTOCOL_VERSION) &&
+    result._meta?.['io.modelcontextprotocol/serverInfo']?.name === 'nest-mcp-sample'
+  );
+}
+
+function isProbeAnswer(message) {
+  return message.id === 'probe' && 'result' in message;
+}
+
+/**
+ * Spawns `node ...args`, writes the discover line at once and resolves with the milliseconds from
+ * spawn to the first complete stdout line; the line must pass `check`. The child is killed and
+ * reaped before this resolves, so runs never overlap.
+ */
+function timeFirstAnswer({ args, check }) {
+  return new Promise((resolve, reject) => {
+    const started = performance.now();
+    const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    let outcome;
+    const finish = (value) => {
+      if (outcome) return;
+      outcome = value;
+      clearTimeout(timer);
+      child.kill('SIGKILL');
+    };
+    const timer = setTimeout(() => finish(new Error(`no answer within ${TIMEOUT_MS} ms; stderr:\n${stderr}`)), TIMEOUT_MS);
+    child.stdout.setEncoding('utf8').on('data', (chunk) => {
+      stdout += chunk;
+      const newline = stdout.indexOf('\n');
+      if (newline < 0 || outcome) return;
+      const elapsed = performance.now() - started;
+      const line = stdout.slice(0, newline);
+      let message;
+      try {
+        message = JSON.parse(line);
+      } catch {
+        return finish(new Error(`the first stdout line is not JSON: ${line}`));
+      }
+      finish(check(message) ? elapsed : new Error(`unexpected first answer: ${line}`));
+    });
+    child.stderr.setEncoding('utf8').on('data', (chunk) => (stderr += chunk));
+    child.on('error', (error) => finish(error));
+    child.on('close', () => {
+      if (!outcome) finish(new Error(`exited before answering; stderr:\n${stderr}`));
+      if (outcome instanceof Error) reject(outcome);
+      else resolve(outcome);
+    });
+    // EPIPE from a child that died early is reported through 'close' above.
+    child.stdin.on('error', () => {});
+    child.stdin.write(DISCOVER);
+  });
+}
+
+function summarise(samples) {
+  const sorted = [...samples].sort((a, b) => a - b);
+  const middle = sorted.length >> 1;
+  const medianMs = sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+  return { runs: samples.length, medianMs, minMs: sorted[0], maxMs: sorted.at(-1), samples };
+}
+
+/** Figures of each subject, runs interleaved (sample, bare node, @nestjs/core, sample, …) so load drifts hit all alike. */
+async function allFigures({ runs = DEFAULT_RUNS, subjects = Object.keys(SUBJECTS) } = {}) {
+  const samples = Object.fromEntries(subjects.map((name) => [name, []]));
+  for (let run = 0; run < runs; run++) {
+    for (const name of subjects) samples[name].push(await timeFirstAnswer(SUBJECTS[name]));
+  }
+  return Object.fromEntries(subjects.map((name) => [name, summarise(samples[name])]));
+}
+
+/**
+ * The stdio sample's start: { runs, medianMs, minMs, maxMs, samples } in milliseconds from spawn to
+ * its first `server/discover` answer. `npm run bench` reuses it.
+ */
+export async function stdioStartFigures({ runs = DEFAULT_RUNS } = {}) {
+  return (await allFigures({ runs, subjects: ['sample'] })).sample;
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const runsFlag = process.argv.indexOf('--runs');
+  const runs = runsFlag > 0 ? Number(process.argv[runsFlag + 1]) : DEFAULT_RUNS;
+  if (!Number.isInteger(runs) || runs < 1) throw new Error('--runs takes a positive integer');
+  const loadBefore = os.loadavg();
+  const figures = await allFigures({ runs });
+  const loadAfter = os.loadavg();
+  const fmt = (ms) => `${Math.round(ms)} ms`;
+  const base = figures.bare.medianMs;
+  console.log(`\nstdio start: spawn to the first answer line (${runs} spawns each, interleaved; Node ${process.version}, ${os.cpus().length} cores)`);
+  console.log(`load average (1/5/15 min): ${loadBefore.map((l) => l.toFixed(2)).join(' / ')} before, ${loadAfter.map((l) => l.toFixed(2)).join(' / ')} after\n`);
+  console.log('| subject | median | min | max | × bare node |');
+  console.log('|---|---|---|---|---|');
+  for (const [name, f] of Object.entries(figures)) {
+    console.log(`| ${SUBJECTS[name].label} | ${fmt(f.medianMs)} | ${fmt(f.minMs)} | ${fmt(f.maxMs)} | ${(f.medianMs / base).toFixed(1)}× |`);
+  }
+  const nest = figures.nestCore.medianMs;
+  console.log(`\nThe sample's own share (median minus the @nestjs/core import row): ${fmt(figures.sample.medianMs - nest)}.`);
+}

@@ -1,0 +1,13 @@
+import 'reflect-metadata';
+import { bootstrapStdio } from 'nest-mcp';
+import { AppModule } from './app.module.js';
+
+/**
+ * The sample as a local MCP server for desktop clients: the client starts this process and talks
+ * JSON-RPC over stdin/stdout; logs go to stderr. Started through main-stdio.ts.
+ */
+bootstrapStdio(AppModule).catch((error: unknown) => {
+  // stdout is reserved for the protocol, so a failed start is reported on stderr.
+  process.stderr.write(`Failed to start the MCP stdio server: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.exit(1);
+});
