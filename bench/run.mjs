@@ -7,6 +7,7 @@ import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { RequestStateCodec } from '../dist/lib/mrtr/index.js';
 import { claimFigures } from './store-claim.mjs';
+import { allFigures as stdioStart, SUBJECTS as STDIO_SUBJECTS } from './stdio-start.mjs';
 import { cannon, echoRequest, MESSAGE, mb, median, messagesOf, meta, post, sleep, startServer, sum } from './harness.mjs';
 
 const QUICK = process.argv.includes('--quick');
@@ -21,8 +22,11 @@ const CFG = {
   progressCount: 1_000,
   progressRuns: QUICK ? 2 : 5,
   memoryCalls: QUICK ? 10_000 : 100_000,
+  memoryProgressCalls: QUICK ? 2_000 : 20_000,
+  memoryFlows: QUICK ? 500 : 5_000,
   codecIterations: QUICK ? 5_000 : 20_000,
   codecRuns: 5,
+  stdioRuns: QUICK ? 3 : 11,
 };
 const root = fileURLToPath(new URL('..', import.meta.url));
 const started = performance.now();
@@ -294,32 +298,79 @@ async function progress(server) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// 4. Memory over 100k calls
+// 4. Memory: RSS over many calls (echo, SSE progress calls, MRTR flows), then as many again (leak check)
 // ---------------------------------------------------------------------------------------------
 
-async function memory(name, env) {
+const bad = (r) => r.non2xx + r.errors + r.timeouts + r.mismatches;
+
+/** `amount` identical calls through autocannon, each answer compared byte for byte with the first (checked by `check`). */
+async function cannonBatch(server, request, amount, check) {
+  const first = await post(server.url, request);
+  if (first.status !== 200 || !check(messagesOf(first))) throw new Error(`memory: ${first.status} ${first.text.slice(0, 200)}`);
+  const r = await cannon(server.url, request, { connections: CFG.connections, pipelining: CFG.pipelining, amount, expectBody: first.text });
+  return { calls: r.total, bad: bad(r) };
+}
+
+/** A tools/call of `stream` whose 10 progress notifications turn the answer into an SSE stream. */
+const PROGRESS_CALL = {
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'tools/call',
+  params: { name: 'stream', arguments: { count: 10 }, _meta: meta({ progressToken: 'memory' }) },
+};
+
+/** `amount` complete survey flows (3 input_required rounds + the final call each), 8 clients at once. */
+async function surveyBatch(server, amount) {
+  let started = 0;
+  let failures = 0;
+  const worker = async () => {
+    while (started++ < amount) await surveyFlow(server.url).catch(() => failures++);
+  };
+  await Promise.all(Array.from({ length: CFG.mrtrWorkers }, worker));
+  return { calls: amount * 4, bad: failures };
+}
+
+const WORKLOADS = {
+  echo: {
+    label: 'echo calls',
+    amount: CFG.memoryCalls,
+    batch: (server, n) => cannonBatch(server, echoRequest(), n, ([answer]) => answer?.result?.content?.[0]?.text === MESSAGE),
+  },
+  progress: {
+    label: 'SSE progress calls (10 notifications each)',
+    amount: CFG.memoryProgressCalls,
+    batch: (server, n) =>
+      cannonBatch(server, PROGRESS_CALL, n, (messages) => messages.length === 11 && messages.at(-1)?.result?.content?.[0]?.text === 'streamed 10'),
+  },
+  mrtr: { label: 'MRTR survey flows (4 HTTP calls each)', amount: CFG.memoryFlows, batch: surveyBatch },
+};
+
+async function memory(name, workload, env) {
+  const { label, amount, batch } = WORKLOADS[workload];
   const server = await launch(name, { env });
   try {
     const rawStart = (await server.ask('rss')).rss;
     const start = await server.ask('gc');
-    const body = echoRequest();
-    const expectBody = await verifyEcho(server);
-    const opts = { connections: CFG.connections, pipelining: CFG.pipelining, amount: CFG.memoryCalls, expectBody };
-    log(`memory ${name}: ${CFG.memoryCalls} calls`);
-    const first = await cannon(server.url, body, opts);
+    log(`memory ${name}: ${fmt(amount)} ${label}`);
+    const first = await batch(server, amount);
     const after = await server.ask('rss');
     const afterGc = await server.ask('gc');
-    log(`memory ${name}: ${CFG.memoryCalls} more calls (leak check)`);
-    const second = await cannon(server.url, body, opts);
+    log(`memory ${name}: ${fmt(amount)} more (leak check)`);
+    const second = await batch(server, amount);
     const afterGc2 = await server.ask('gc');
-    const bad = (r) => r.non2xx + r.errors + r.timeouts + r.mismatches;
-    return { rawStart, start, after, afterGc, afterGc2, bad: bad(first) + bad(second), calls: first.total + second.total };
+    return { label, amount, rawStart, start, after, afterGc, afterGc2, bad: first.bad + second.bad, calls: first.calls + second.calls };
   } finally {
     await server.stop();
   }
 }
 
 // ---------------------------------------------------------------------------------------------
+
+/** Flat: the second batch grew RSS by under 5 MB and the JS heap by under 2 MB, and every answer was right. */
+function flat(m) {
+  const ok = Math.abs(m.afterGc2.rss - m.afterGc.rss) < 5 * 1024 * 1024 && m.afterGc2.heapUsed - m.afterGc.heapUsed < 2 * 1024 * 1024;
+  return ok && m.bad === 0 ? 'met (no leak)' : 'CHECK';
+}
 
 function fmt(n, digits = 0) {
   return Number(n).toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
@@ -340,10 +391,14 @@ async function main() {
   const stream = await progress(nestMcp);
   await nestMcp.stop();
   log('4. memory');
-  const mem = await memory('nest-mcp');
-  const memFloor = await memory('plain-nest', RAW);
+  const mem = await memory('nest-mcp', 'echo');
+  const memFloor = await memory('plain-nest', 'echo', RAW);
+  const memProgress = await memory('nest-mcp', 'progress');
+  const memFlows = await memory('nest-mcp', 'mrtr');
   log('5. requestState one-time claim, memory and Redis (bench/store-claim.mjs)');
   const claimed = await claimFigures({ quick: QUICK });
+  log(`6. stdio start: spawn to the first server/discover answer, ${CFG.stdioRuns} spawns per subject (bench/stdio-start.mjs)`);
+  const stdio = await stdioStart({ runs: CFG.stdioRuns });
 
   const floor = rows.floor.rps;
   const limit = rows['node-http'].rps;
@@ -382,7 +437,7 @@ async function main() {
     const growth2 = m.afterGc2.rss - m.afterGc.rss;
     const sign = (v) => `${v >= 0 ? '+' : ''}${mb(v)}`;
     lines.push(
-      `| 4 | RSS over ${fmt(CFG.memoryCalls)} echo calls | ${label} | **${sign(growth)} MB** after GC; next ${fmt(CFG.memoryCalls)}: **${sign(growth2)} MB** | ` +
+      `| 4 | RSS over ${fmt(m.amount)} ${m.label} | ${label} | **${sign(growth)} MB** after GC; next ${fmt(m.amount)}: **${sign(growth2)} MB** | ` +
         `RSS start ${mb(m.rawStart)} MB (${mb(m.start.rss)} after GC) → after calls ${mb(m.after.rss)} → after GC ${mb(m.afterGc.rss)} → after 2nd batch + GC ${mb(m.afterGc2.rss)} MB · ` +
         `JS heap used ${mb(m.start.heapUsed)} → ${mb(m.afterGc.heapUsed)} → ${mb(m.afterGc2.heapUsed)} MB (total ${mb(m.afterGc2.heapTotal)}) · bad replies ${m.bad} of ${fmt(m.calls)} |`,
     );
@@ -390,12 +445,20 @@ async function main() {
   };
   const growthOf = memRow('nest-mcp', mem);
   memRow('plain Nest @Post() + @Res() raw write (floor, reference)', memFloor);
+  memRow('nest-mcp', memProgress);
+  memRow('nest-mcp', memFlows);
   for (const c of claimed) {
     lines.push(
       c.skipped
         ? `| 5 | requestState one-time claim | ${c.store} | skipped | ${c.skipped} |`
         : `| 5 | requestState one-time claim | ${c.store} | **${fmt(c.us, c.us < 10 ? 2 : 1)} µs** per claim | ` +
             `sequential, median of 5 runs${c.rate === undefined ? '' : ` · ${fmt(c.rate)} claims/s with 50 in flight`} |`,
+    );
+  }
+  for (const [name, f] of Object.entries(stdio)) {
+    lines.push(
+      `| 6 | stdio start, spawn to the first answer | ${STDIO_SUBJECTS[name].label} | **${fmt(f.medianMs)} ms** median | ` +
+        `min ${fmt(f.minMs)} · max ${fmt(f.maxMs)} ms · ${f.runs} spawns, interleaved · ${(f.medianMs / stdio.bare.medianMs).toFixed(1)}× bare node |`,
     );
   }
   const table = lines.join('\n');
@@ -416,8 +479,10 @@ async function main() {
       ['rekog', 'official'].every((k) => rows['nest-mcp'].rps >= rows[k].rps) ? 'met' : 'MISSED'
     }`,
     `- 2025-session tools/call within 10% of modern: ${(eras.legacy.rps / eras.modern.rps).toFixed(2)}× → ${eras.legacy.rps >= 0.9 * eras.modern.rps ? 'met' : 'MISSED'}`,
+    `- stdio start ≤ 0.5 s to the first answer: ${fmt(stdio.sample.medianMs)} ms median → ${stdio.sample.medianMs <= 500 ? 'met' : 'MISSED'} (Node importing @nestjs/core alone: ${fmt(stdio.nestCore.medianMs)} ms)`,
     `- requestState encode+decode ≤ 50 µs: ${fmt(codec.us, 1)} µs → ${codec.us <= 50 ? 'met' : 'MISSED'}`,
-    `- no RSS growth beyond noise after ${fmt(CFG.memoryCalls)} calls: ${mb(growthOf.growth)} MB over the first batch (warm-up and allocator high-water mark included; the floor: ${mb(memFloor.afterGc.rss - memFloor.start.rss)} MB), ${mb(growthOf.growth2)} MB over the second → ${Math.abs(growthOf.growth2) < 5 * 1024 * 1024 && mem.afterGc2.heapUsed - mem.afterGc.heapUsed < 2 * 1024 * 1024 ? 'met (no leak)' : 'CHECK'}`,
+    `- no RSS growth beyond noise after ${fmt(CFG.memoryCalls)} calls: ${mb(growthOf.growth)} MB over the first batch (warm-up and allocator high-water mark included; the floor: ${mb(memFloor.afterGc.rss - memFloor.start.rss)} MB), ${mb(growthOf.growth2)} MB over the second → ${flat(mem)}`,
+    `- the same after SSE progress calls: ${mb(memProgress.afterGc2.rss - memProgress.afterGc.rss)} MB over the second batch → ${flat(memProgress)}; after MRTR flows: ${mb(memFlows.afterGc2.rss - memFlows.afterGc.rss)} MB → ${flat(memFlows)}`,
   ].join('\n');
 
   const output = `## nest-mcp benchmark\n\n${env}\n\n${table}\n\nTargets:\n${targets}\n`;

@@ -35,7 +35,7 @@ const echoer = (prelude) =>
   `${prelude} const { createInterface } = await import('node:readline');` +
   ` createInterface({ input: process.stdin }).once('line', () => process.stdout.write('{"jsonrpc":"2.0","id":"probe","result":{}}\\n'));`;
 
-const SUBJECTS = {
+export const SUBJECTS = {
   sample: { label: `nest-mcp sample (${ENTRY})`, args: [ENTRY], check: isDiscoverResult },
   bare: { label: 'bare node (reads the line, answers)', args: ['--input-type=module', '-e', echoer('')], check: isProbeAnswer },
   nestCore: {
@@ -114,7 +114,7 @@ function summarise(samples) {
 }
 
 /** Figures of each subject, runs interleaved (sample, bare node, @nestjs/core, sample, …) so load drifts hit all alike. */
-async function allFigures({ runs = DEFAULT_RUNS, subjects = Object.keys(SUBJECTS) } = {}) {
+export async function allFigures({ runs = DEFAULT_RUNS, subjects = Object.keys(SUBJECTS) } = {}) {
   const samples = Object.fromEntries(subjects.map((name) => [name, []]));
   for (let run = 0; run < runs; run++) {
     for (const name of subjects) samples[name].push(await timeFirstAnswer(SUBJECTS[name]));
