@@ -6,7 +6,7 @@ import { isPlainObject } from '../../protocol/json-value.js';
 import { nodeRequestOf, sendJson } from './http-exchange.js';
 import { jsonRpcError } from './json-response.js';
 import { OriginPolicy } from './origin.policy.js';
-import { headerValue } from './request-headers.js';
+import { originRefusal } from './request-body.js';
 
 /** A refused bearer token: answered by `McpAuthChallengeFilter` with `WWW-Authenticate`. */
 class McpAuthChallengeException extends HttpException {
@@ -20,7 +20,7 @@ class McpAuthChallengeException extends HttpException {
 }
 
 /**
- * Guards the MCP endpoint when `auth` is configured (otherwise lets everything through): reads
+ * Guards the MCP endpoint; attached only when `auth` is configured (`requireBearerAuth`). Reads
  * `Authorization: Bearer …`, verifies it, enforces `requiredScopes` and attaches the verified
  * `McpAuthInfo` to the request as `req.auth`. Requests from a disallowed Origin pass on, so the
  * transport answers them 403 first (validation order of the spec digest, Appendix A).
@@ -34,11 +34,11 @@ export class McpBearerAuthGuard implements CanActivate {
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
-    if (!this.auth.enabled || context.getType() !== 'http') return true;
+    if (context.getType() !== 'http') return true;
     const handed = context.switchToHttp().getRequest<McpAuthenticatedRequest>();
     const request = nodeRequestOf<McpAuthenticatedRequest>(handed);
     if (request.method !== 'POST') return true;
-    if (!this.origins.isAllowed(headerValue(request.headers, 'origin'), headerValue(request.headers, 'host'))) return true;
+    if (originRefusal(request, this.origins)) return true;
     const check = await this.auth.check(request);
     if (!check.ok) throw new McpAuthChallengeException(check.status, check.challenge, check.message);
     // On Fastify, onto its request (what other guards and routes get) and the Node request under it (what the transport gets).

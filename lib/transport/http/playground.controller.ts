@@ -6,6 +6,7 @@ import { appFrameCsp, playgroundAssets, playgroundPath } from '../../playground/
 import { nodeRequestOf, sendBody } from './http-exchange.js';
 import type { HttpRequest } from './mcp-http.transport.js';
 import { OriginPolicy } from './origin.policy.js';
+import { originRefusal } from './request-body.js';
 
 /**
  * Makes the controller that serves the playground page at `<endpoint>/playground` and its files below
@@ -48,7 +49,7 @@ export function createPlaygroundController(): Type & { bindEndpoint(endpoint: st
         plain(res, 404, 'Not Found');
         return false;
       }
-      if (!this.origins.isAllowed(req.headers.origin, req.headers.host)) {
+      if (originRefusal(req, this.origins)) {
         plain(res, 403, 'Forbidden: Origin or Host not allowed');
         return false;
       }
