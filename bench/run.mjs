@@ -53,6 +53,9 @@ async function launch(name, options) {
   return server;
 }
 
+/** Replies under load that were not right: non-2xx, socket errors, timeouts, body mismatches. */
+const bad = (r) => r.non2xx + r.errors + r.timeouts + r.mismatches;
+
 function version(pkg) {
   const file = pkg === 'nest-mcp' ? `${root}package.json` : `${root}node_modules/${pkg}/package.json`;
   return JSON.parse(readFileSync(file, 'utf8')).version;
@@ -171,7 +174,7 @@ async function legacyThroughput(nestMcp, modernExpected) {
     rps: median(list.map((r) => r.rps)),
     p50: median(list.map((r) => r.p50)),
     p99: median(list.map((r) => r.p99)),
-    bad: sum(list.map((r) => r.non2xx + r.errors + r.timeouts + r.mismatches)),
+    bad: sum(list.map(bad)),
   });
   return { modern: summary(modern), legacy: summary(old) };
 }
@@ -300,8 +303,6 @@ async function progress(server) {
 // ---------------------------------------------------------------------------------------------
 // 4. Memory: RSS over many calls (echo, SSE progress calls, MRTR flows), then as many again (leak check)
 // ---------------------------------------------------------------------------------------------
-
-const bad = (r) => r.non2xx + r.errors + r.timeouts + r.mismatches;
 
 /** `amount` identical calls through autocannon, each answer compared byte for byte with the first (checked by `check`). */
 async function cannonBatch(server, request, amount, check) {

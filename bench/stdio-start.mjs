@@ -10,6 +10,7 @@ import { spawn } from 'node:child_process';
 import os from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
+import { median } from './harness.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const ENTRY = 'dist/sample/main-stdio.js';
@@ -107,27 +108,19 @@ function timeFirstAnswer({ args, check }) {
 }
 
 function summarise(samples) {
-  const sorted = [...samples].sort((a, b) => a - b);
-  const middle = sorted.length >> 1;
-  const medianMs = sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
-  return { runs: samples.length, medianMs, minMs: sorted[0], maxMs: sorted.at(-1), samples };
+  return { runs: samples.length, medianMs: median(samples), minMs: Math.min(...samples), maxMs: Math.max(...samples), samples };
 }
 
-/** Figures of each subject, runs interleaved (sample, bare node, @nestjs/core, sample, …) so load drifts hit all alike. */
+/**
+ * Figures of each subject ({ runs, medianMs, minMs, maxMs, samples }, ms from spawn to the first answer),
+ * runs interleaved (sample, bare node, @nestjs/core, sample, …) so load drifts hit all alike. `npm run bench` reuses it.
+ */
 export async function allFigures({ runs = DEFAULT_RUNS, subjects = Object.keys(SUBJECTS) } = {}) {
   const samples = Object.fromEntries(subjects.map((name) => [name, []]));
   for (let run = 0; run < runs; run++) {
     for (const name of subjects) samples[name].push(await timeFirstAnswer(SUBJECTS[name]));
   }
   return Object.fromEntries(subjects.map((name) => [name, summarise(samples[name])]));
-}
-
-/**
- * The stdio sample's start: { runs, medianMs, minMs, maxMs, samples } in milliseconds from spawn to
- * its first `server/discover` answer. `npm run bench` reuses it.
- */
-export async function stdioStartFigures({ runs = DEFAULT_RUNS } = {}) {
-  return (await allFigures({ runs, subjects: ['sample'] })).sample;
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
