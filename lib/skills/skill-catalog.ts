@@ -1,17 +1,16 @@
 import { createHash } from 'node:crypto';
-import { lstat, readdir, readFile, realpath, stat } from 'node:fs/promises';
+import { readdir, readFile, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { lookup } from 'mime-types';
 import { InternalError, InvalidParamsError } from '../protocol/mcp.error.js';
 import { DIRECTORY_MIME_TYPE } from '../protocol/protocol.constants.js';
 import type { JsonObject, ResourceContents, ResourceDescriptor } from '../protocol/wire.types.js';
-import { readFrontmatter } from './skill-frontmatter.js';
+import { readFrontmatter, SKILL_MANIFEST as MANIFEST } from './skill-frontmatter.js';
 
 /** SEP-2640 limits: a skill over either is not served. */
-export const SKILL_LIMITS = { maxFiles: 512, maxTotalBytes: 16 * 1024 * 1024 };
+const SKILL_LIMITS = { maxFiles: 512, maxTotalBytes: 16 * 1024 * 1024 };
 
 const SCHEME = 'skill://';
-const MANIFEST = 'SKILL.md';
 const MARKDOWN = 'text/markdown';
 
 /** One file of a skill, as `skills/list` names it. */
@@ -52,7 +51,7 @@ interface Folder {
 }
 
 /** Where the catalog reports what it skipped (a symlink leading out of the folder, …). */
-export interface SkillCatalogLogger {
+interface SkillCatalogLogger {
   warn(message: string): void;
 }
 
@@ -64,6 +63,8 @@ export interface SkillCatalogLogger {
  */
 export class SkillCatalog {
   private readonly skillsByUri = new Map<string, SkillEntry>();
+  /** The same skills, in path order (nested skills are found before the skill around them). */
+  private sorted: readonly SkillEntry[] = [];
   private readonly files = new Map<string, CatalogFile>();
   private readonly directories = new Map<string, ResourceDescriptor[]>();
 
@@ -87,16 +88,16 @@ export class SkillCatalog {
       }
     }
     const catalog = new SkillCatalog(root, logger);
-    const tree = directory !== undefined ? await catalog.walk(root, []) : { relative: [], files: new Map(), folders: new Map() };
+    const tree = directory !== undefined ? await catalog.walk(root, []) : emptyFolder([]);
     for (const skill of generated) addGenerated(tree, skill);
     catalog.collect(tree);
-    catalog.sortSkills();
+    catalog.sorted = [...catalog.skillsByUri.values()].sort((a, b) => byCodePoint(a.uri, b.uri));
     return catalog;
   }
 
   /** Every skill, in path order. */
-  get skills(): SkillEntry[] {
-    return [...this.skillsByUri.values()];
+  get skills(): readonly SkillEntry[] {
+    return this.sorted;
   }
 
   /** The skill whose SKILL.md is at `uri`. */
@@ -120,11 +121,6 @@ export class SkillCatalog {
     }));
   }
 
-  /** True when `uri` names a file the catalog serves. */
-  has(uri: string): boolean {
-    return this.files.has(uri);
-  }
-
   /**
    * The contents of the file at `uri`, exactly the bytes its digest covers. A file that is gone, or
    * now resolves outside the folder, is not found (-32602, as any unknown resource); one whose bytes
@@ -132,18 +128,18 @@ export class SkillCatalog {
    */
   async read(uri: string): Promise<ResourceContents> {
     const entry = this.files.get(uri);
-    const notFound = new InvalidParamsError('Resource not found', { uri });
-    if (!entry) throw notFound;
+    const notFound = () => new InvalidParamsError('Resource not found', { uri });
+    if (!entry) throw notFound();
     if (entry.bytes) return contentsOf(entry, entry.bytes);
     let bytes: Buffer;
     try {
       // Re-resolved on every read: a file swapped for a symlink out of the folder is not followed.
       const file = await realpath(entry.file!);
-      if (!isInside(this.root, file)) throw notFound;
+      if (!isInside(this.root, file)) throw notFound();
       bytes = await readFile(file);
     } catch {
       this.logger.warn(`Skills: ${uri} is gone since start-up (or now leads out of the skills folder); restart to republish`);
-      throw notFound;
+      throw notFound();
     }
     if (sha256(bytes) !== entry.digest) {
       this.logger.warn(`Skills: ${uri} changed since start-up; restart to republish it with its new digest`);
@@ -153,9 +149,9 @@ export class SkillCatalog {
   }
 
   private async walk(folder: string, relative: string[]): Promise<Folder> {
-    const node: Folder = { relative, files: new Map(), folders: new Map() };
+    const node = emptyFolder(relative);
     // Code-point order: the same listing on every machine, whatever its locale.
-    const entries = (await readdir(folder, { withFileTypes: true })).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    const entries = (await readdir(folder, { withFileTypes: true })).sort((a, b) => byCodePoint(a.name, b.name));
     for (const entry of entries) {
       // Dot files (.git, .DS_Store) are tooling, not skill content.
       if (entry.name.startsWith('.')) continue;
@@ -164,7 +160,7 @@ export class SkillCatalog {
       if (entry.isDirectory()) {
         node.folders.set(entry.name, await this.walk(full, [...relative, entry.name]));
       } else if (entry.isFile() || entry.isSymbolicLink()) {
-        const file = await this.resolveFile(full);
+        const file = entry.isSymbolicLink() ? await this.resolveLink(full) : full;
         if (file) node.files.set(entry.name, { ...describeFile(await readFile(file), entry.name, uriOf([...relative, entry.name])), file });
         else this.logger.warn(`Skills: "${shown}" is not served (a symbolic link to a folder or to outside the skills folder)`);
       }
@@ -172,9 +168,8 @@ export class SkillCatalog {
     return node;
   }
 
-  /** A regular file inside the folder (symbolic links to folders are not followed: no cycles). */
-  private async resolveFile(full: string): Promise<string | undefined> {
-    if (!(await lstat(full)).isSymbolicLink()) return full;
+  /** The regular file inside the folder a symbolic link leads to (links to folders are not followed: no cycles). */
+  private async resolveLink(full: string): Promise<string | undefined> {
     try {
       const target = await realpath(full);
       return isInside(this.root, target) && (await stat(target)).isFile() ? target : undefined;
@@ -218,12 +213,15 @@ export class SkillCatalog {
     this.skillsByUri.set(manifest.uri, { uri: manifest.uri, frontmatter, resources });
   }
 
-  /** Skills in path order (nested skills are found before the skill around them). */
-  private sortSkills(): void {
-    const sorted = [...this.skillsByUri.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    this.skillsByUri.clear();
-    for (const [uri, skill] of sorted) this.skillsByUri.set(uri, skill);
-  }
+}
+
+function emptyFolder(relative: string[]): Folder {
+  return { relative, files: new Map(), folders: new Map() };
+}
+
+/** Code-point order, whatever the locale. */
+function byCodePoint(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 /** `skill://` and the percent-encoded path segments. */
@@ -293,7 +291,7 @@ function addGenerated(tree: Folder, skill: GeneratedSkill): void {
     let folder = tree;
     for (const segment of segments) {
       let next = folder.folders.get(segment);
-      if (!next) folder.folders.set(segment, (next = { relative: [...folder.relative, segment], files: new Map(), folders: new Map() }));
+      if (!next) folder.folders.set(segment, (next = emptyFolder([...folder.relative, segment])));
       folder = next;
     }
     const uri = uriOf([...segments, name]);

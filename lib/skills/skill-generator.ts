@@ -1,11 +1,11 @@
 import { stringify } from 'yaml';
 import type { GeneratedSkill } from './skill-catalog.js';
 import type { McpSkillContent, McpSkillOptions } from './skill.decorator.js';
-import { SKILL_NAME } from './skill-frontmatter.js';
+import { SKILL_MANIFEST as MANIFEST, SKILL_NAME } from './skill-frontmatter.js';
 
-const MANIFEST = 'SKILL.md';
 /** A path segment a generated skill may use: no empty, `.`/`..`, hidden or separator-carrying segment. */
 const SAFE_SEGMENT = /^(?!\.)[^/\\\0]+$/;
+const isSafePath = (relativePath: string): boolean => relativePath.split('/').every((segment) => SAFE_SEGMENT.test(segment));
 
 /** An `@McpSkill()` method found by discovery, run at start-up. @internal */
 export interface SkillProducer {
@@ -20,8 +20,8 @@ export async function generateSkill({ options, source, produce }: SkillProducer)
     throw new Error(`@McpSkill() on ${source}: ${why}`);
   };
   if (!SKILL_NAME.test(options.name)) fail(`the name "${options.name}" must be 1-64 lowercase letters, digits and single hyphens`);
+  if (options.path && !isSafePath(options.path)) fail(`the path "${options.path}" has an empty, hidden or ".." segment`);
   const parents = options.path ? options.path.split('/') : [];
-  if (!parents.every((segment) => SAFE_SEGMENT.test(segment) && segment !== '..')) fail(`the path "${options.path}" has an empty, hidden or ".." segment`);
   const content = (await produce()) as McpSkillContent;
   const given = typeof content === 'string' ? { [MANIFEST]: content } : content;
   if (given === null || typeof given !== 'object') fail('the method must return the SKILL.md body or an object of files');
@@ -31,7 +31,7 @@ export async function generateSkill({ options, source, produce }: SkillProducer)
   files.set(MANIFEST, Buffer.from(`---\n${stringify(frontmatter)}---\n\n${typeof body === 'string' ? body : Buffer.from(body).toString('utf8')}`, 'utf8'));
   for (const [relativePath, value] of Object.entries(given)) {
     if (relativePath === MANIFEST) continue;
-    if (!relativePath.split('/').every((segment) => SAFE_SEGMENT.test(segment) && segment !== '..')) {
+    if (!isSafePath(relativePath)) {
       fail(`the file "${relativePath}" has an empty, hidden or ".." segment`);
     }
     if (typeof value !== 'string' && !(value instanceof Uint8Array)) fail(`the file "${relativePath}" must be a string or a Uint8Array`);
