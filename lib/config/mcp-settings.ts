@@ -98,7 +98,6 @@ function duration(key: string, value: string): number {
   }
 }
 
-/** A duration that must not be zero (a task TTL of 0 would be gone before it is read). */
 /**
  * The wait for a 2025 client's answer: at most the requestState lifetime (`mrtr.ttl`, the default),
  * since the handler is re-run with the requestState it returned before the wait.
@@ -112,6 +111,7 @@ function inputTimeout(value: string | undefined, requestStateTtlMs: number): num
   return ms;
 }
 
+/** A duration that must not be zero (a task TTL of 0 would be gone before it is read). */
 function positiveDuration(key: string, value: string): number {
   const ms = duration(key, value);
   if (ms <= 0) throw new Error(`${key} must be longer than zero; got "${value}"`);
