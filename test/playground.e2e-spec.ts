@@ -51,6 +51,18 @@ describe('the playground page over HTTP', () => {
     started = undefined;
   });
 
+  it("serves the app frame under the policy of the app it shows: the origins its query declares, nothing that is not an origin", async () => {
+    started = await start();
+    const declared = await get(`${started.url}/playground/app-frame.html?connectDomains=${encodeURIComponent('https://api.example')}&connectDomains=${encodeURIComponent("'self'; script-src *")}`);
+    expect(declared.status).toBe(200);
+    const csp = String(declared.headers['content-security-policy']).split('; ');
+    expect(csp).toContain('connect-src https://api.example');
+    expect(csp).toContain('sandbox allow-scripts');
+    expect(csp.filter((directive) => directive.startsWith('script-src'))).toEqual(["script-src 'unsafe-inline'"]);
+    const none = String((await get(`${started.url}/playground/app-frame.html`)).headers['content-security-policy']);
+    expect(none).not.toContain('connect-src');
+  });
+
   it('is served outside production, with a strict Content-Security-Policy and its script and styles as files', async () => {
     started = await start();
     const page = await get(`${started.url}/playground`);

@@ -1,2 +1,2 @@
 /** The playground: a page served beside the endpoint to try tools, prompts and resources from a browser. */
-export { appFrameCsp, playgroundAssets, playgroundPath, type PlaygroundAsset } from './playground-assets.js';
+export { playgroundAssets, playgroundPath, type PlaygroundAsset } from './playground-assets.js';

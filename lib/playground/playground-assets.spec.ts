@@ -20,9 +20,10 @@ describe('playground assets', () => {
 
   it('serves the page under a CSP without unsafe-inline; only the sandboxed app frame allows inline code', () => {
     for (const [name, asset] of playgroundAssets()) {
-      if (name === 'app-frame.html') expect(asset.csp).toMatch(/script-src 'unsafe-inline'.*sandbox allow-scripts$/);
-      else expect(asset.csp).not.toContain('unsafe-inline');
-      expect(asset.csp).toContain("default-src 'none'");
+      const csp = asset.csp(new URLSearchParams());
+      if (name === 'app-frame.html') expect(csp).toMatch(/script-src 'unsafe-inline'.*sandbox allow-scripts$/);
+      else expect(csp).not.toContain('unsafe-inline');
+      expect(csp).toContain("default-src 'none'");
       expect(asset.body.length).toBeGreaterThan(0);
     }
   });

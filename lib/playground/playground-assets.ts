@@ -5,8 +5,8 @@ import { fileURLToPath } from 'node:url';
 export interface PlaygroundAsset {
   contentType: string;
   body: Buffer;
-  /** The Content-Security-Policy the file is served with. */
-  csp: string;
+  /** The Content-Security-Policy the file is served with, given the query it was asked with. */
+  csp(query: URLSearchParams): string;
 }
 
 /**
@@ -60,13 +60,15 @@ export function appFrameCsp(query: URLSearchParams = new URLSearchParams()): str
   ].join('; ');
 }
 
-const FILES: Record<string, { file: string; contentType: string; csp: string }> = {
-  '': { file: 'index.html', contentType: 'text/html; charset=utf-8', csp: PAGE_CSP },
-  'playground.js': { file: 'playground.js', contentType: 'text/javascript; charset=utf-8', csp: PAGE_CSP },
-  'app-host.js': { file: 'app-host.js', contentType: 'text/javascript; charset=utf-8', csp: PAGE_CSP },
-  'playground.css': { file: 'playground.css', contentType: 'text/css; charset=utf-8', csp: PAGE_CSP },
-  // Its policy depends on the app it shows: see appFrameCsp.
-  'app-frame.html': { file: 'app-frame.html', contentType: 'text/html; charset=utf-8', csp: appFrameCsp() },
+const pageCsp = (): string => PAGE_CSP;
+
+const FILES: Record<string, { file: string; contentType: string; csp: PlaygroundAsset['csp'] }> = {
+  '': { file: 'index.html', contentType: 'text/html; charset=utf-8', csp: pageCsp },
+  'playground.js': { file: 'playground.js', contentType: 'text/javascript; charset=utf-8', csp: pageCsp },
+  'app-host.js': { file: 'app-host.js', contentType: 'text/javascript; charset=utf-8', csp: pageCsp },
+  'playground.css': { file: 'playground.css', contentType: 'text/css; charset=utf-8', csp: pageCsp },
+  // Its policy depends on the app it shows (its `_meta.ui.csp`, in the query): see appFrameCsp.
+  'app-frame.html': { file: 'app-frame.html', contentType: 'text/html; charset=utf-8', csp: appFrameCsp },
 };
 
 /** The page's path below the endpoint: `/mcp` → `/mcp/playground`. */

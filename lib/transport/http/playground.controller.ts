@@ -2,7 +2,7 @@ import { Controller, Get, Inject, Param, Req, Res, type Type } from '@nestjs/com
 import { PATH_METADATA } from '@nestjs/common/constants.js';
 import type { McpSettings } from '../../config/mcp-settings.js';
 import { MCP_SETTINGS } from '../../mcp.constants.js';
-import { appFrameCsp, playgroundAssets, playgroundPath } from '../../playground/index.js';
+import { playgroundAssets, playgroundPath } from '../../playground/index.js';
 import { nodeRequestOf, sendBody } from './http-exchange.js';
 import type { HttpRequest } from './mcp-http.transport.js';
 import { OriginPolicy } from './origin.policy.js';
@@ -60,8 +60,7 @@ export function createPlaygroundController(): Type & { bindEndpoint(endpoint: st
       if (!this.served(req, res)) return;
       const asset = playgroundAssets().get(name);
       if (!asset) return plain(res, 404, 'Not Found');
-      // The app frame allows the origins its app declares (its `_meta.ui.csp`, in the query).
-      const csp = name === 'app-frame.html' ? appFrameCsp(new URL(req.url ?? '', 'http://localhost').searchParams) : asset.csp;
+      const csp = asset.csp(new URL(req.url ?? '', 'http://localhost').searchParams);
       sendBody(
         res,
         200,
