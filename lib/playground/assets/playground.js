@@ -250,7 +250,7 @@ function schemaForm(schema, { submitLabel, extraButtons = [] } = {}) {
   const properties = schema?.properties ?? {};
   const required = new Set(schema?.required ?? []);
   const fields = Object.entries(properties).map(([name, property]) => ({ name, ...schemaField(name, property ?? {}, required.has(name)) }));
-  const form = el('form', { novalidate: false }, fields.map((field) => field.node));
+  const form = el('form', {}, fields.map((field) => field.node));
   if (fields.length === 0) form.append(el('p', { class: 'muted' }, 'No arguments.'));
   const submit = el('button', { type: 'submit', class: 'primary' }, submitLabel);
   form.append(el('div', { class: 'actions' }, submit, ...extraButtons));
@@ -470,10 +470,9 @@ function answer(container, request, signal) {
     const done = (response) => {
       panel.remove();
       signal.removeEventListener('abort', onAbort);
-      rounds.append(el('div', { class: 'status answered' }, `answered “${request.params.message}”: ${response.action}`));
+      container.append(el('div', { class: 'status answered' }, `answered “${request.params.message}”: ${response.action}`));
       resolve(response);
     };
-    const rounds = container;
     const decline = el('button', { type: 'button', class: 'secondary', 'data-action': 'decline', onclick: () => done({ action: 'decline' }) }, 'Decline');
     const cancel = el('button', { type: 'button', class: 'secondary', 'data-action': 'cancel', onclick: () => done({ action: 'cancel' }) }, 'Cancel');
     const form = schemaForm(request.params.requestedSchema, { submitLabel: 'Accept', extraButtons: [decline, cancel] });
@@ -604,19 +603,20 @@ function showResource(resource) {
   read.click();
 }
 
-/** The variables of an RFC 6570 template, with the operator of their expression. */
+/** An RFC 6570 expression: its operator and its comma-separated variables. */
+const TEMPLATE_EXPRESSION = /\{([+#./;?&]?)([^}]+)\}/g;
+/** A variable's name, without its explode (`*`) or prefix (`:3`) modifier. */
+const variableName = (spec) => spec.replace(/[*]|:\d+$/g, '');
+
+/** The variable names of an RFC 6570 template. */
 function templateVariables(template) {
-  const variables = [];
-  for (const [, operator, names] of template.matchAll(/\{([+#./;?&]?)([^}]+)\}/g)) {
-    for (const name of names.split(',')) variables.push({ name: name.replace(/[*]|:\d+$/g, ''), operator });
-  }
-  return variables;
+  return [...template.matchAll(TEMPLATE_EXPRESSION)].flatMap(([, , names]) => names.split(',').map(variableName));
 }
 
 /** Expands a template (simple and reserved expansion; the other operators joined as RFC 6570 does). */
 function expandTemplate(template, values) {
-  return template.replace(/\{([+#./;?&]?)([^}]+)\}/g, (_, operator, names) => {
-    const parts = names.split(',').map((name) => name.replace(/[*]|:\d+$/g, '')).filter((name) => values[name] !== undefined && values[name] !== '');
+  return template.replace(TEMPLATE_EXPRESSION, (_, operator, names) => {
+    const parts = names.split(',').map(variableName).filter((name) => values[name] !== undefined && values[name] !== '');
     const encode = (value) => (operator === '+' || operator === '#' ? encodeURI(value) : encodeURIComponent(value));
     const joined = {
       '': [',', ''], '+': [',', ''], '#': [',', '#'], '.': ['.', '.'], '/': ['/', '/'], ';': [';', ';'], '?': ['&', '?'], '&': ['&', '&'],
@@ -629,7 +629,7 @@ function expandTemplate(template, values) {
 
 function showTemplate(template) {
   const output = el('div', { class: 'output' });
-  const variables = templateVariables(template.uriTemplate).map(({ name }) => ({ name, required: true }));
+  const variables = templateVariables(template.uriTemplate).map((name) => ({ name, required: true }));
   const { form, values } = argumentsForm(variables, { type: 'ref/resource', uri: template.uriTemplate }, 'Read');
   const uri = el('code', { class: 'expanded' }, template.uriTemplate);
   form.addEventListener('input', () => (uri.textContent = expandTemplate(template.uriTemplate, values())));
