@@ -6,6 +6,7 @@ import {
   META_PROTOCOL_VERSION,
   SUPPORTED_PROTOCOL_VERSIONS,
 } from '../protocol/protocol.constants.js';
+import { MCP_NAME_FIELDS } from '../protocol/mcp-headers.js';
 import type {
   CallToolResult,
   ClientCapabilities,
@@ -77,9 +78,6 @@ export interface McpRequestOptions {
   capabilities?: ClientCapabilities;
   headers?: Record<string, string>;
 }
-
-/** The `Mcp-Name` a request mirrors in its headers (SEP-2243). */
-const NAME_FIELDS: Readonly<Record<string, string>> = { 'tools/call': 'name', 'prompts/get': 'name', 'resources/read': 'uri' };
 
 /** Everything the client was connected with. @internal */
 export interface McpTestConnection {
@@ -308,7 +306,7 @@ export class McpTestClient {
 
   private modernHeaders(method: string, params: JsonObject): Record<string, string> {
     const headers: Record<string, string> = { ...this.baseHeaders(), 'mcp-protocol-version': this.protocolVersion, 'mcp-method': method };
-    const field = NAME_FIELDS[method];
+    const field = MCP_NAME_FIELDS.get(method);
     const name = field !== undefined ? params[field] : undefined;
     if (typeof name === 'string') headers['mcp-name'] = headerSafe(name);
     return headers;

@@ -1,3 +1,4 @@
+import { MCP_NAME_FIELDS } from '../../protocol/mcp-headers.js';
 import { HeaderMismatchError } from '../../protocol/mcp.error.js';
 import type { RequestMeta } from '../../protocol/request-meta.js';
 import type { JsonRpcRequest } from '../../protocol/wire.types.js';
@@ -11,17 +12,6 @@ const SENTINEL = /^=\?base64\?(.*)\?=$/s;
 const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
 /** Visible ASCII and spaces: what a plain (non-sentinel) header value may hold. */
 const PLAIN_VALUE = /^[\x20-\x7e]*$/;
-
-/** The methods whose `Mcp-Name` header mirrors a body field (SEP-2243). */
-const NAME_FIELDS = new Map([
-  ['tools/call', 'name'],
-  ['prompts/get', 'name'],
-  ['resources/read', 'uri'],
-  // The tasks extension (SEP-2663): the client echoes the task id.
-  ['tasks/get', 'taskId'],
-  ['tasks/update', 'taskId'],
-  ['tasks/cancel', 'taskId'],
-]);
 
 /**
  * One request header (by its lower-case name) as one string. A repeated header reads as Node reads
@@ -63,7 +53,7 @@ export function validateStandardHeaders(headers: Headers, request: JsonRpcReques
   if (method !== request.method) {
     throw new HeaderMismatchError(`Mcp-Method header "${method}" does not match body method "${request.method}"`);
   }
-  const field = NAME_FIELDS.get(request.method);
+  const field = MCP_NAME_FIELDS.get(request.method);
   if (!field) return;
   const rawName = headerValue(headers, 'mcp-name');
   if (rawName === undefined) throw new HeaderMismatchError(`the Mcp-Name header is required for ${request.method}`);
