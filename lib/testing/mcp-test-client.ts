@@ -6,7 +6,7 @@ import {
   META_PROTOCOL_VERSION,
   SUPPORTED_PROTOCOL_VERSIONS,
 } from '../protocol/protocol.constants.js';
-import { MCP_NAME_FIELDS } from '../protocol/mcp-headers.js';
+import { encodeHeaderValue, MCP_NAME_FIELDS } from '../protocol/mcp-headers.js';
 import type {
   CallToolResult,
   ClientCapabilities,
@@ -33,7 +33,7 @@ import type {
   Result,
   Tool,
 } from '../protocol/wire.types.js';
-import { exchange, headerSafe, mirroredHeaders } from './http-exchange.js';
+import { exchange, mirroredHeaders } from './http-exchange.js';
 import { answererFor, answerRound, type InputAnswerer, type InputAnswers } from './input-answers.js';
 
 /** Which generation of the protocol the client speaks. */
@@ -279,7 +279,7 @@ export class McpTestClient {
     const headers: Record<string, string> = {};
     for (const [property, suffix] of this.toolHeaders?.get(name) ?? []) {
       const value = args[property];
-      if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') headers[`mcp-param-${suffix.toLowerCase()}`] = headerSafe(String(value));
+      if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') headers[`mcp-param-${suffix.toLowerCase()}`] = encodeHeaderValue(String(value));
     }
     return headers;
   }
@@ -308,7 +308,7 @@ export class McpTestClient {
     const headers: Record<string, string> = { ...this.baseHeaders(), 'mcp-protocol-version': this.protocolVersion, 'mcp-method': method };
     const field = MCP_NAME_FIELDS.get(method);
     const name = field !== undefined ? params[field] : undefined;
-    if (typeof name === 'string') headers['mcp-name'] = headerSafe(name);
+    if (typeof name === 'string') headers['mcp-name'] = encodeHeaderValue(name);
     return headers;
   }
 
