@@ -1,15 +1,9 @@
 import { randomUUID } from 'node:crypto';
+import type { ClientResponse } from '../protocol/json-rpc-envelope.js';
 import { McpError, McpServerErrorCode } from '../protocol/mcp.error.js';
 import { JsonRpcErrorCode } from '../protocol/protocol.constants.js';
 import { isPlainObject } from '../protocol/json-value.js';
 import type { JsonObject, JsonRpcErrorObject, JsonRpcNotification, JsonRpcRequest, RequestId } from '../protocol/wire.types.js';
-
-/** A posted JSON-RPC response of a 2025 client: its id and either `result` or `error`. */
-export interface ClientResponse {
-  id?: RequestId | null;
-  result?: unknown;
-  error?: unknown;
-}
 
 /** How one server→client request is sent and how long its answer is awaited. */
 export interface ClientRequestOptions {

@@ -149,7 +149,7 @@ export class McpStdioTransport {
       case 'response':
         // The answer to a question of a 2025 call. An unknown one is only logged: answering it with
         // an error could collide with a pending request of the client under the same id.
-        if (!this.session || !this.dispatcher.answer(this.session, JSON.parse(line) as JsonObject)) {
+        if (!this.session || !this.dispatcher.answer(this.session, incoming.response)) {
           this.logger.debug(`Ignoring a JSON-RPC response no call awaits (id ${String(incoming.id)})`);
         }
         return;
