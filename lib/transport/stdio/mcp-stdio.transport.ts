@@ -167,21 +167,25 @@ export class McpStdioTransport {
     if (method === 'notifications/cancelled') this.dispatcher.cancel(params, STDIO_SCOPE);
   }
 
-  /** Pins the era on the first request; answers `initialize` and refused eras itself. False when the request was answered here. */
-  private pin(request: JsonRpcRequest): boolean {
+  /**
+   * Pins the era on the first request; answers `initialize` and refused eras itself. Undefined when
+   * the request was answered here, else whether it claims 2026-07-28 (for serve() to reuse).
+   */
+  private pin(request: JsonRpcRequest): { modern: boolean } | undefined {
     const modern = hasModernClaim(request);
-    const refusal = this.refusal(request, modern);
+    const initialize = request.method === 'initialize' && !modern;
+    const refusal = this.refusal(request, modern, initialize);
     if (refusal) {
       this.write({ jsonrpc: '2.0', id: request.id, error: refusal.toJsonRpc() });
-      return false;
+      return undefined;
     }
-    if (request.method === 'initialize' && !modern) {
+    if (initialize) {
       this.initialize(request);
-      return false;
+      return undefined;
     }
     // A server/discover probe does not pin: a dual-era client may still fall back to initialize.
     if (this.era === 'unpinned' && modern && request.method !== 'server/discover') this.era = 'modern';
-    return true;
+    return { modern };
   }
 
   /**
@@ -189,8 +193,7 @@ export class McpStdioTransport {
    * initialize) with ModernEraDisabledError; 'modern' and a pipe pinned modern answer initialize
    * with UnsupportedProtocolVersionError; a second initialize is an invalid request.
    */
-  private refusal(request: JsonRpcRequest, modern: boolean): McpError | undefined {
-    const initialize = request.method === 'initialize' && !modern;
+  private refusal(request: JsonRpcRequest, modern: boolean, initialize: boolean): McpError | undefined {
     if (this.eras.protocol === 'legacy' && !initialize && (modern || this.era !== 'legacy')) return new ModernEraDisabledError();
     if (!initialize) return undefined;
     if (this.era === 'legacy') return new InvalidRequestError('Invalid Request: the session is already initialized');
@@ -215,7 +218,8 @@ export class McpStdioTransport {
   }
 
   private serve(request: JsonRpcRequest): void {
-    if (!this.pin(request)) return;
+    const pinned = this.pin(request);
+    if (!pinned) return;
     const key = keyOf(request.id);
     if (this.inFlight.has(key)) {
       this.write({ jsonrpc: '2.0', id: request.id, error: new InvalidRequestError(`Invalid Request: request id ${JSON.stringify(request.id)} is already in use`).toJsonRpc() });
@@ -226,7 +230,7 @@ export class McpStdioTransport {
     const call: InFlight = { method: request.method, done };
     this.inFlight.set(key, call);
     // No header checks on stdio: all metadata is in `_meta` (or the session). The scope lets notifications/cancelled find the call.
-    const facts: TransportFacts = this.era === 'legacy' && !hasModernClaim(request) ? { cancellationScope: STDIO_SCOPE, session: this.session } : { cancellationScope: STDIO_SCOPE };
+    const facts: TransportFacts = this.era === 'legacy' && !pinned.modern ? { cancellationScope: STDIO_SCOPE, session: this.session } : { cancellationScope: STDIO_SCOPE };
     call.subscription = this.dispatcher
       .dispatch(request, facts)
       .pipe(
