@@ -85,8 +85,9 @@ export class McpStdioTransport {
 
   /** Stops reading (the same as EOF for the caller awaiting `ended`). */
   stop(): void {
-    this.reader?.close();
-    this.closed();
+    // Closing the reader emits 'close' at once, which runs closed(); a second close() is a no-op.
+    if (this.reader) this.reader.close();
+    else this.closed();
   }
 
   /** The pipe is done: the 2025 session's notifications stop with it. */
