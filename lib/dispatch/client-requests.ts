@@ -4,6 +4,7 @@ import { McpError, McpServerErrorCode } from '../protocol/mcp.error.js';
 import { JsonRpcErrorCode } from '../protocol/protocol.constants.js';
 import { isPlainObject } from '../protocol/json-value.js';
 import type { JsonObject, JsonRpcErrorObject, JsonRpcNotification, JsonRpcRequest, RequestId } from '../protocol/wire.types.js';
+import { scopedRequestKey } from './in-flight-requests.js';
 
 /** How one server→client request is sent and how long its answer is awaited. */
 export interface ClientRequestOptions {
@@ -59,7 +60,7 @@ export class ClientRequests {
     const { scope, send, signal, timeoutMs } = options;
     if (signal.aborted) return Promise.reject(signal.reason as Error);
     const id = randomUUID();
-    const key = keyOf(scope, id);
+    const key = scopedRequestKey(scope, id);
     return new Promise<JsonObject>((resolve, reject) => {
       const settle = () => {
         clearTimeout(timer);
@@ -94,7 +95,7 @@ export class ClientRequests {
   /** Routes a posted response to the request awaiting it; false when none in this scope has its id. */
   answer(scope: string, response: ClientResponse): boolean {
     if (typeof response.id !== 'string') return false;
-    const key = keyOf(scope, response.id);
+    const key = scopedRequestKey(scope, response.id);
     const pending = this.pending.get(key);
     if (!pending) return false;
     const method = pending.method;
@@ -108,8 +109,4 @@ export class ClientRequests {
     }
     return true;
   }
-}
-
-function keyOf(scope: string, id: string): string {
-  return `${scope}\u0000${id}`;
 }
