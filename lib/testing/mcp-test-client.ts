@@ -217,13 +217,18 @@ export class McpTestClient {
     this.sessionId = answer.headers.get('mcp-session-id') ?? undefined;
     if (this.sessionId === undefined) throw new Error('initialize: the server answered without an Mcp-Session-Id');
     if (typeof answer.result.protocolVersion === 'string') this.version = answer.result.protocolVersion;
-    const initialized = await fetch(this.url, {
+    await this.postAccepted({ jsonrpc: '2.0', method: 'notifications/initialized' }, (status) => `notifications/initialized: HTTP ${status}, expected 202`);
+  }
+
+  /** POSTs a notification or a response in the 2025 session, which the server takes with 202 and no body. */
+  private async postAccepted(message: JsonObject, refused: (status: number) => string): Promise<void> {
+    const posted = await fetch(this.url, {
       method: 'POST',
       headers: { ...this.legacyHeaders(), ...this.options.headers },
-      body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }),
+      body: JSON.stringify(message),
     });
-    await initialized.arrayBuffer();
-    if (initialized.status !== 202) throw new Error(`notifications/initialized: HTTP ${initialized.status}, expected 202`);
+    await posted.arrayBuffer();
+    if (posted.status !== 202) throw new Error(refused(posted.status));
   }
 
   private async send(method: string, params: JsonObject, options: McpRequestOptions, answerer?: InputAnswerer): Promise<Result> {
@@ -249,13 +254,10 @@ export class McpTestClient {
       onServerRequest: async (serverRequest) => {
         if (!legacy || !answerer) throw new Error(`${method}: the server sent a ${serverRequest.method} request outside a 2025 session`);
         const answer = await answerer(serverRequest as unknown as InputRequest, String(serverRequest.id));
-        const posted = await fetch(this.url, {
-          method: 'POST',
-          headers: { ...this.legacyHeaders(), ...this.options.headers },
-          body: JSON.stringify({ jsonrpc: '2.0', id: serverRequest.id, result: answer }),
-        });
-        await posted.arrayBuffer();
-        if (posted.status !== 202) throw new Error(`${method}: the answer to ${serverRequest.method} was refused with HTTP ${posted.status}`);
+        await this.postAccepted(
+          { jsonrpc: '2.0', id: serverRequest.id, result: answer },
+          (status) => `${method}: the answer to ${serverRequest.method} was refused with HTTP ${status}`,
+        );
       },
     });
     return result;
