@@ -1,12 +1,25 @@
 import 'reflect-metadata';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { Injectable } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
-import { JsonRpcErrorCode, McpModule, type InputRequest, type ProgressNotificationParams } from 'nest-mcp';
+import { JsonRpcErrorCode, McpModule, McpTool, ToolContext, type InputRequest, type McpToolContext, type ProgressNotificationParams } from 'nest-mcp';
 import { McpClientError, McpTest, type McpTestClient } from 'nest-mcp/testing';
 import { AppModule } from '../sample/app.module.js';
 import { BillingService } from '../sample/tools/billing.service.js';
 import { FeaturesHeaderTools } from './src/features-headers.fixture.js';
 import { InteractiveFixtureModule } from './src/interactive-fixture.module.js';
+
+const TASKS = 'io.modelcontextprotocol/tasks';
+
+/** A task that runs until it is cancelled, so "working" needs no timing. */
+@Injectable()
+class UntilCancelledTool {
+  @McpTool({ name: 'until-cancelled', description: 'Runs until cancelled', task: 'required' })
+  async untilCancelled(@ToolContext() ctx: McpToolContext): Promise<string> {
+    await new Promise<void>((resolve) => ctx.signal.addEventListener('abort', () => resolve(), { once: true }));
+    return 'stopped';
+  }
+}
 
 /** nest-mcp/testing against the sample app and the interactive fixture, over real loopback HTTP. */
 describe('nest-mcp/testing', () => {
@@ -163,6 +176,23 @@ describe('nest-mcp/testing', () => {
         const result = await client.callTool('route', args);
         expect(result.isError).toBeUndefined();
         expect(JSON.parse((result.content[0] as { text: string }).text)).toEqual({ ...args, zone: null });
+      } finally {
+        await client.close();
+      }
+    });
+
+    it('sends the Mcp-Name of tasks/get and tasks/cancel (the task id), so the tasks extension works through request()', async () => {
+      const client = await McpTest.createClient({
+        imports: [McpModule.forRoot({ name: 'kit-tasks', version: '1.0.0' })],
+        providers: [UntilCancelledTool],
+      }, { logger: false, capabilities: { elicitation: { form: {} }, extensions: { [TASKS]: {} } } });
+      try {
+        const created = await client.callTool('until-cancelled');
+        expect(created).toMatchObject({ resultType: 'task', status: 'working' });
+        const taskId = (created as unknown as { taskId: string }).taskId;
+        expect(await client.request('tasks/get', { taskId })).toMatchObject({ taskId, status: 'working' });
+        await client.request('tasks/cancel', { taskId });
+        expect(await client.request('tasks/get', { taskId })).toMatchObject({ taskId, status: 'cancelled' });
       } finally {
         await client.close();
       }

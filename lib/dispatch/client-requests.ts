@@ -1,15 +1,10 @@
 import { randomUUID } from 'node:crypto';
+import type { ClientResponse } from '../protocol/json-rpc-envelope.js';
 import { McpError, McpServerErrorCode } from '../protocol/mcp.error.js';
 import { JsonRpcErrorCode } from '../protocol/protocol.constants.js';
 import { isPlainObject } from '../protocol/json-value.js';
 import type { JsonObject, JsonRpcErrorObject, JsonRpcNotification, JsonRpcRequest, RequestId } from '../protocol/wire.types.js';
-
-/** A posted JSON-RPC response of a 2025 client: its id and either `result` or `error`. */
-export interface ClientResponse {
-  id?: RequestId | null;
-  result?: unknown;
-  error?: unknown;
-}
+import { scopedRequestKey } from './in-flight-requests.js';
 
 /** How one server→client request is sent and how long its answer is awaited. */
 export interface ClientRequestOptions {
@@ -65,7 +60,7 @@ export class ClientRequests {
     const { scope, send, signal, timeoutMs } = options;
     if (signal.aborted) return Promise.reject(signal.reason as Error);
     const id = randomUUID();
-    const key = keyOf(scope, id);
+    const key = scopedRequestKey(scope, id);
     return new Promise<JsonObject>((resolve, reject) => {
       const settle = () => {
         clearTimeout(timer);
@@ -100,7 +95,7 @@ export class ClientRequests {
   /** Routes a posted response to the request awaiting it; false when none in this scope has its id. */
   answer(scope: string, response: ClientResponse): boolean {
     if (typeof response.id !== 'string') return false;
-    const key = keyOf(scope, response.id);
+    const key = scopedRequestKey(scope, response.id);
     const pending = this.pending.get(key);
     if (!pending) return false;
     const method = pending.method;
@@ -114,8 +109,4 @@ export class ClientRequests {
     }
     return true;
   }
-}
-
-function keyOf(scope: string, id: string): string {
-  return `${scope}\u0000${id}`;
 }

@@ -12,7 +12,7 @@ export class InFlightRequests {
 
   /** Tracks a request until the returned function is called. */
   track(scope: string, id: RequestId, call: Cancellable): () => void {
-    const key = keyOf(scope, id);
+    const key = scopedRequestKey(scope, id);
     const calls = this.calls.get(key) ?? new Set<Cancellable>();
     calls.add(call);
     this.calls.set(key, calls);
@@ -30,10 +30,14 @@ export class InFlightRequests {
     const requestId = params?.requestId;
     if (typeof requestId !== 'string' && typeof requestId !== 'number') return;
     const reason = typeof params?.reason === 'string' ? params.reason : 'Cancelled by the client';
-    for (const call of this.calls.get(keyOf(scope, requestId)) ?? []) call.cancel(new Error(reason));
+    for (const call of this.calls.get(scopedRequestKey(scope, requestId)) ?? []) call.cancel(new Error(reason));
   }
 }
 
-function keyOf(scope: string, id: RequestId): string {
+/**
+ * A map key for a JSON-RPC id within one scope (a session, the stdio pipe): the same id in another
+ * scope is another call, and `1` and `"1"` are different ids. Also keys ClientRequests' pending questions.
+ */
+export function scopedRequestKey(scope: string, id: RequestId): string {
   return `${scope}\u0000${requestIdKey(id)}`;
 }

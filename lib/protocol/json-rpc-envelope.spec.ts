@@ -14,3 +14,15 @@ describe('classifyMessage ids', () => {
     expect(classifyMessage(request(id))).toMatchObject({ kind: 'request', request: { id } });
   });
 });
+
+describe('classifyMessage responses', () => {
+  it('carries the result or the error of a client response, for the transport to hand on as is', () => {
+    expect(classifyMessage({ jsonrpc: '2.0', id: 'q-1', result: { action: 'accept' } })).toEqual({
+      kind: 'response',
+      id: 'q-1',
+      response: { id: 'q-1', result: { action: 'accept' }, error: undefined },
+    });
+    const error = { code: -1, message: 'User rejected' };
+    expect(classifyMessage({ jsonrpc: '2.0', id: 7, error })).toMatchObject({ kind: 'response', id: 7, response: { id: 7, error } });
+  });
+});

@@ -2,12 +2,22 @@ import { InvalidParamsError, InvalidRequestError, type McpError } from './mcp.er
 import { isPlainObject } from './json-value.js';
 import type { JsonObject, JsonRpcRequest, RequestId } from './wire.types.js';
 
+/** A JSON-RPC response a client sent: its id and either `result` or `error`, as they came (checked where they are used). */
+export interface ClientResponse {
+  id?: RequestId | null;
+  result?: unknown;
+  error?: unknown;
+}
+
 /** One incoming JSON-RPC message, sorted the way a transport acts on it. */
 export type IncomingJsonRpc =
   | { kind: 'request'; request: JsonRpcRequest }
   | { kind: 'notification'; method: string; params?: JsonObject }
-  /** A response from the client: 2026-07-28 servers send no requests, so nothing awaits one. */
-  | { kind: 'response'; id?: RequestId }
+  /**
+   * A response from the client: in a 2025 session, the answer to a server-to-client request
+   * (elicitation, sampling) of a running call. 2026-07-28 servers send no requests, so there nothing awaits one.
+   */
+  | { kind: 'response'; id?: RequestId; response: ClientResponse }
   | { kind: 'invalid'; error: McpError; id?: RequestId };
 
 /**
@@ -21,7 +31,7 @@ export function classifyMessage(body: unknown): IncomingJsonRpc {
   const id = typeof body.id === 'string' || (typeof body.id === 'number' && exactNumber(body.id)) ? body.id : undefined;
   if (body.jsonrpc !== '2.0') return { kind: 'invalid', error: new InvalidRequestError('Invalid Request: "jsonrpc" must be "2.0"'), id };
   if (typeof body.method !== 'string') {
-    if ('result' in body || 'error' in body) return { kind: 'response', id };
+    if ('result' in body || 'error' in body) return { kind: 'response', id, response: { id, result: body.result, error: body.error } };
     return { kind: 'invalid', error: new InvalidRequestError('Invalid Request: "method" must be a string'), id };
   }
   if (body.params !== undefined && !isPlainObject(body.params)) {

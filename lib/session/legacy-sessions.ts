@@ -8,7 +8,7 @@ import { LegacySessionCodec, type LegacySession } from './legacy-session.js';
 
 const ENDED_PREFIX = 'session-ended:';
 /** Opened session ids kept, so a busy client's requests skip the AES-GCM open; oldest dropped first. */
-export const MAX_OPENED_SESSIONS = 1024;
+const MAX_OPENED_SESSIONS = 1024;
 
 /**
  * The 2025-era sessions: issued sealed at initialize, opened on each request, ended by DELETE. An

@@ -50,15 +50,6 @@ export async function exchange(url: string, request: JsonRpcRequest, headers: Re
   return { result: (final.result ?? {}) as Result, headers: response.headers };
 }
 
-/**
- * A header value as 2026-07-28 carries it (SEP-2243): plain visible ASCII as is, anything else
- * (non-ASCII, control characters, edge spaces) in the `=?base64?…?=` form.
- */
-export function headerSafe(value: string): string {
-  if (/^(?:[\x21-\x7e](?:[\x20-\x7e]*[\x21-\x7e])?)?$/.test(value)) return value;
-  return `=?base64?${Buffer.from(value, 'utf8').toString('base64')}?=`;
-}
-
 /** The `Mcp-Param-{Name}` headers a tool's `x-mcp-header` properties ask to mirror. */
 export function mirroredHeaders(inputSchema: JsonObject | undefined): Map<string, string> {
   const mirrored = new Map<string, string>();

@@ -6,6 +6,7 @@ import {
   META_PROTOCOL_VERSION,
   SUPPORTED_PROTOCOL_VERSIONS,
 } from '../protocol/protocol.constants.js';
+import { encodeHeaderValue, MCP_NAME_FIELDS } from '../protocol/mcp-headers.js';
 import type {
   CallToolResult,
   ClientCapabilities,
@@ -32,7 +33,7 @@ import type {
   Result,
   Tool,
 } from '../protocol/wire.types.js';
-import { exchange, headerSafe, mirroredHeaders } from './http-exchange.js';
+import { exchange, mirroredHeaders } from './http-exchange.js';
 import { answererFor, answerRound, type InputAnswerer, type InputAnswers } from './input-answers.js';
 
 /** Which generation of the protocol the client speaks. */
@@ -77,9 +78,6 @@ export interface McpRequestOptions {
   capabilities?: ClientCapabilities;
   headers?: Record<string, string>;
 }
-
-/** The `Mcp-Name` a request mirrors in its headers (SEP-2243). */
-const NAME_FIELDS: Readonly<Record<string, string>> = { 'tools/call': 'name', 'prompts/get': 'name', 'resources/read': 'uri' };
 
 /** Everything the client was connected with. @internal */
 export interface McpTestConnection {
@@ -219,13 +217,18 @@ export class McpTestClient {
     this.sessionId = answer.headers.get('mcp-session-id') ?? undefined;
     if (this.sessionId === undefined) throw new Error('initialize: the server answered without an Mcp-Session-Id');
     if (typeof answer.result.protocolVersion === 'string') this.version = answer.result.protocolVersion;
-    const initialized = await fetch(this.url, {
+    await this.postAccepted({ jsonrpc: '2.0', method: 'notifications/initialized' }, (status) => `notifications/initialized: HTTP ${status}, expected 202`);
+  }
+
+  /** POSTs a notification or a response in the 2025 session, which the server takes with 202 and no body. */
+  private async postAccepted(message: JsonObject, refused: (status: number) => string): Promise<void> {
+    const posted = await fetch(this.url, {
       method: 'POST',
       headers: { ...this.legacyHeaders(), ...this.options.headers },
-      body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }),
+      body: JSON.stringify(message),
     });
-    await initialized.arrayBuffer();
-    if (initialized.status !== 202) throw new Error(`notifications/initialized: HTTP ${initialized.status}, expected 202`);
+    await posted.arrayBuffer();
+    if (posted.status !== 202) throw new Error(refused(posted.status));
   }
 
   private async send(method: string, params: JsonObject, options: McpRequestOptions, answerer?: InputAnswerer): Promise<Result> {
@@ -251,13 +254,10 @@ export class McpTestClient {
       onServerRequest: async (serverRequest) => {
         if (!legacy || !answerer) throw new Error(`${method}: the server sent a ${serverRequest.method} request outside a 2025 session`);
         const answer = await answerer(serverRequest as unknown as InputRequest, String(serverRequest.id));
-        const posted = await fetch(this.url, {
-          method: 'POST',
-          headers: { ...this.legacyHeaders(), ...this.options.headers },
-          body: JSON.stringify({ jsonrpc: '2.0', id: serverRequest.id, result: answer }),
-        });
-        await posted.arrayBuffer();
-        if (posted.status !== 202) throw new Error(`${method}: the answer to ${serverRequest.method} was refused with HTTP ${posted.status}`);
+        await this.postAccepted(
+          { jsonrpc: '2.0', id: serverRequest.id, result: answer },
+          (status) => `${method}: the answer to ${serverRequest.method} was refused with HTTP ${status}`,
+        );
       },
     });
     return result;
@@ -281,7 +281,7 @@ export class McpTestClient {
     const headers: Record<string, string> = {};
     for (const [property, suffix] of this.toolHeaders?.get(name) ?? []) {
       const value = args[property];
-      if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') headers[`mcp-param-${suffix.toLowerCase()}`] = headerSafe(String(value));
+      if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') headers[`mcp-param-${suffix.toLowerCase()}`] = encodeHeaderValue(String(value));
     }
     return headers;
   }
@@ -308,9 +308,9 @@ export class McpTestClient {
 
   private modernHeaders(method: string, params: JsonObject): Record<string, string> {
     const headers: Record<string, string> = { ...this.baseHeaders(), 'mcp-protocol-version': this.protocolVersion, 'mcp-method': method };
-    const field = NAME_FIELDS[method];
+    const field = MCP_NAME_FIELDS.get(method);
     const name = field !== undefined ? params[field] : undefined;
-    if (typeof name === 'string') headers['mcp-name'] = headerSafe(name);
+    if (typeof name === 'string') headers['mcp-name'] = encodeHeaderValue(name);
     return headers;
   }
 

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { McpTool, ToolContext, type InputRequests, type McpToolContext } from 'nest-mcp';
 
 /** The text of a sampling answer (CreateMessageResult), or a placeholder when it carries none. */
-function sampledText(response: unknown): string {
+export function sampledText(response: unknown): string {
   const content = (response as { content?: unknown } | undefined)?.content;
   const first = Array.isArray(content) ? content[0] : content;
   const value = (first as { text?: unknown } | undefined)?.text;

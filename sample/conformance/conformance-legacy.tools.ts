@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { McpArg, McpTool, ToolContext, type McpToolContext } from 'nest-mcp';
+import { sampledText } from './conformance-input.tools.js';
 
 /** Echoes an elicitation answer the way the scenarios read it: action and content as text. */
 function describeAnswer(answer: unknown): string {
@@ -99,9 +100,6 @@ export class ConformanceLegacyTools {
         params: { messages: [{ role: 'user', content: { type: 'text', text: prompt } }], maxTokens: 100 },
       },
     });
-    const content = (answers.completion as { content?: unknown }).content;
-    const first = Array.isArray(content) ? content[0] : content;
-    const text = (first as { text?: unknown } | undefined)?.text;
-    return `LLM response: ${typeof text === 'string' ? text : '(no text)'}`;
+    return `LLM response: ${sampledText(answers.completion)}`;
   }
 }

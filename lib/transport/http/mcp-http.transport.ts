@@ -4,7 +4,6 @@ import type { Subscription } from 'rxjs';
 import { MCP_SETTINGS } from '../../mcp.constants.js';
 import type { McpSettings } from '../../config/mcp-settings.js';
 import { McpDispatcher, type OutboundMessage, type TransportFacts } from '../../dispatch/mcp.dispatcher.js';
-import type { ClientResponse } from '../../dispatch/client-requests.js';
 import {
   InternalError,
   InvalidRequestError,
@@ -23,7 +22,7 @@ import { LegacySessionFeeds } from '../../registry/legacy-session-feeds.js';
 import { classifyEra, isLegacyBodyless, type Era } from './era.js';
 import { writeStandaloneStream } from './standalone-stream.js';
 import { reportInternalError } from '../../pipeline/call-pipeline.js';
-import { classifyMessage, type IncomingJsonRpc } from '../../protocol/json-rpc-envelope.js';
+import { classifyMessage, type ClientResponse, type IncomingJsonRpc } from '../../protocol/json-rpc-envelope.js';
 import type { JsonRpcRequest } from '../../protocol/wire.types.js';
 import type { RequestMeta } from '../../protocol/request-meta.js';
 import { writeJson, writeJsonRpcError } from './json-response.js';
@@ -127,7 +126,7 @@ export class McpHttpTransport implements OnModuleDestroy {
       const mcpError = isMcpError(error) ? error : new InternalError(reportInternalError(this.logger, 'session lookup', id, error));
       return writeJsonRpcError(res, mcpError.httpStatus, mcpError, id);
     }
-    if (message.kind === 'response') return this.answer(session, req.body as ClientResponse, res);
+    if (message.kind === 'response') return this.answer(session, message.response, res);
     if (message.kind !== 'request') {
       // A 2025 client cancels by notification (closing a stream is not a cancel in 2025). The scope is
       // the sealed session, so only the session's holder reaches its calls.

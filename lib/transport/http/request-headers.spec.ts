@@ -1,8 +1,9 @@
 import { describe, expect, it } from '@jest/globals';
+import { decodeHeaderValue } from '../../protocol/mcp-headers.js';
 import { HeaderMismatchError } from '../../protocol/mcp.error.js';
 import type { RequestMeta } from '../../protocol/request-meta.js';
 import type { JsonRpcRequest } from '../../protocol/wire.types.js';
-import { decodeHeaderValue, validateParamHeaders, validateStandardHeaders } from './request-headers.js';
+import { validateParamHeaders, validateStandardHeaders } from './request-headers.js';
 
 const meta = { protocolVersion: '2026-07-28', clientCapabilities: {}, raw: {} } as RequestMeta;
 const call: JsonRpcRequest = { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'hello' } };

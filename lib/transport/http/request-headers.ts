@@ -1,3 +1,4 @@
+import { decodeHeaderValue, MCP_NAME_FIELDS } from '../../protocol/mcp-headers.js';
 import { HeaderMismatchError } from '../../protocol/mcp.error.js';
 import type { RequestMeta } from '../../protocol/request-meta.js';
 import type { JsonRpcRequest } from '../../protocol/wire.types.js';
@@ -6,22 +7,6 @@ type Headers = Record<string, string | string[] | undefined>;
 
 /** Headers that hold one value (RFC 9110); Node keeps the first when one is repeated. */
 const SINGLETONS: ReadonlySet<string> = new Set(['host', 'content-type', 'content-length']);
-
-const SENTINEL = /^=\?base64\?(.*)\?=$/s;
-const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
-/** Visible ASCII and spaces: what a plain (non-sentinel) header value may hold. */
-const PLAIN_VALUE = /^[\x20-\x7e]*$/;
-
-/** The methods whose `Mcp-Name` header mirrors a body field (SEP-2243). */
-const NAME_FIELDS = new Map([
-  ['tools/call', 'name'],
-  ['prompts/get', 'name'],
-  ['resources/read', 'uri'],
-  // The tasks extension (SEP-2663): the client echoes the task id.
-  ['tasks/get', 'taskId'],
-  ['tasks/update', 'taskId'],
-  ['tasks/cancel', 'taskId'],
-]);
 
 /**
  * One request header (by its lower-case name) as one string. A repeated header reads as Node reads
@@ -32,20 +17,6 @@ export function headerValue(headers: Headers, name: string): string | undefined 
   const value = headers[name];
   if (!Array.isArray(value)) return value;
   return SINGLETONS.has(name) ? value[0] : value.join(', ');
-}
-
-/**
- * Decodes the `=?base64?…?=` sentinel form of `Mcp-Name` / `Mcp-Param-*` values; other values are
- * taken literally. A sentinel with invalid Base64 is a -32020 error.
- */
-export function decodeHeaderValue(header: string, value: string): string {
-  const match = SENTINEL.exec(value);
-  if (!match) {
-    if (!PLAIN_VALUE.test(value)) throw new HeaderMismatchError(`${header} contains invalid characters`);
-    return value;
-  }
-  if (!BASE64.test(match[1])) throw new HeaderMismatchError(`${header} holds invalid Base64 in its =?base64?…?= form`);
-  return Buffer.from(match[1], 'base64').toString('utf8');
 }
 
 /**
@@ -63,7 +34,7 @@ export function validateStandardHeaders(headers: Headers, request: JsonRpcReques
   if (method !== request.method) {
     throw new HeaderMismatchError(`Mcp-Method header "${method}" does not match body method "${request.method}"`);
   }
-  const field = NAME_FIELDS.get(request.method);
+  const field = MCP_NAME_FIELDS.get(request.method);
   if (!field) return;
   const rawName = headerValue(headers, 'mcp-name');
   if (rawName === undefined) throw new HeaderMismatchError(`the Mcp-Name header is required for ${request.method}`);

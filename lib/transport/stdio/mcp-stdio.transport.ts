@@ -85,8 +85,9 @@ export class McpStdioTransport {
 
   /** Stops reading (the same as EOF for the caller awaiting `ended`). */
   stop(): void {
-    this.reader?.close();
-    this.closed();
+    // Closing the reader emits 'close' at once, which runs closed(); a second close() is a no-op.
+    if (this.reader) this.reader.close();
+    else this.closed();
   }
 
   /** The pipe is done: the 2025 session's notifications stop with it. */
@@ -149,7 +150,7 @@ export class McpStdioTransport {
       case 'response':
         // The answer to a question of a 2025 call. An unknown one is only logged: answering it with
         // an error could collide with a pending request of the client under the same id.
-        if (!this.session || !this.dispatcher.answer(this.session, JSON.parse(line) as JsonObject)) {
+        if (!this.session || !this.dispatcher.answer(this.session, incoming.response)) {
           this.logger.debug(`Ignoring a JSON-RPC response no call awaits (id ${String(incoming.id)})`);
         }
         return;
@@ -167,21 +168,25 @@ export class McpStdioTransport {
     if (method === 'notifications/cancelled') this.dispatcher.cancel(params, STDIO_SCOPE);
   }
 
-  /** Pins the era on the first request; answers `initialize` and refused eras itself. False when the request was answered here. */
-  private pin(request: JsonRpcRequest): boolean {
+  /**
+   * Pins the era on the first request; answers `initialize` and refused eras itself. Undefined when
+   * the request was answered here, else whether it claims 2026-07-28 (for serve() to reuse).
+   */
+  private pin(request: JsonRpcRequest): { modern: boolean } | undefined {
     const modern = hasModernClaim(request);
-    const refusal = this.refusal(request, modern);
+    const initialize = request.method === 'initialize' && !modern;
+    const refusal = this.refusal(request, modern, initialize);
     if (refusal) {
       this.write({ jsonrpc: '2.0', id: request.id, error: refusal.toJsonRpc() });
-      return false;
+      return undefined;
     }
-    if (request.method === 'initialize' && !modern) {
+    if (initialize) {
       this.initialize(request);
-      return false;
+      return undefined;
     }
     // A server/discover probe does not pin: a dual-era client may still fall back to initialize.
     if (this.era === 'unpinned' && modern && request.method !== 'server/discover') this.era = 'modern';
-    return true;
+    return { modern };
   }
 
   /**
@@ -189,8 +194,7 @@ export class McpStdioTransport {
    * initialize) with ModernEraDisabledError; 'modern' and a pipe pinned modern answer initialize
    * with UnsupportedProtocolVersionError; a second initialize is an invalid request.
    */
-  private refusal(request: JsonRpcRequest, modern: boolean): McpError | undefined {
-    const initialize = request.method === 'initialize' && !modern;
+  private refusal(request: JsonRpcRequest, modern: boolean, initialize: boolean): McpError | undefined {
     if (this.eras.protocol === 'legacy' && !initialize && (modern || this.era !== 'legacy')) return new ModernEraDisabledError();
     if (!initialize) return undefined;
     if (this.era === 'legacy') return new InvalidRequestError('Invalid Request: the session is already initialized');
@@ -215,7 +219,8 @@ export class McpStdioTransport {
   }
 
   private serve(request: JsonRpcRequest): void {
-    if (!this.pin(request)) return;
+    const pinned = this.pin(request);
+    if (!pinned) return;
     const key = keyOf(request.id);
     if (this.inFlight.has(key)) {
       this.write({ jsonrpc: '2.0', id: request.id, error: new InvalidRequestError(`Invalid Request: request id ${JSON.stringify(request.id)} is already in use`).toJsonRpc() });
@@ -226,7 +231,7 @@ export class McpStdioTransport {
     const call: InFlight = { method: request.method, done };
     this.inFlight.set(key, call);
     // No header checks on stdio: all metadata is in `_meta` (or the session). The scope lets notifications/cancelled find the call.
-    const facts: TransportFacts = this.era === 'legacy' && !hasModernClaim(request) ? { cancellationScope: STDIO_SCOPE, session: this.session } : { cancellationScope: STDIO_SCOPE };
+    const facts: TransportFacts = this.era === 'legacy' && !pinned.modern ? { cancellationScope: STDIO_SCOPE, session: this.session } : { cancellationScope: STDIO_SCOPE };
     call.subscription = this.dispatcher
       .dispatch(request, facts)
       .pipe(
