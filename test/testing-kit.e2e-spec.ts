@@ -7,6 +7,7 @@ import { AppModule } from '../sample/app.module.js';
 import { BillingService } from '../sample/tools/billing.service.js';
 import { FeaturesHeaderTools } from './src/features-headers.fixture.js';
 import { InteractiveFixtureModule } from './src/interactive-fixture.module.js';
+import { createHttpApp } from './support/http-adapter.js';
 
 /** nest-mcp/testing against the sample app and the interactive fixture, over real loopback HTTP. */
 describe('nest-mcp/testing', () => {
@@ -136,7 +137,7 @@ describe('nest-mcp/testing', () => {
 
     it('takes an application: listens on an ephemeral loopback port if it does not yet, and leaves it to its owner', async () => {
       const moduleRef = await Test.createTestingModule({ imports: [InteractiveFixtureModule.forRoot()] }).compile();
-      const app = moduleRef.createNestApplication({ logger: false });
+      const app = createHttpApp(moduleRef, { logger: false });
       try {
         const client = await McpTest.createClient(app);
         expect(app.getHttpServer().listening).toBe(true);
