@@ -8,6 +8,7 @@ import { McpDispatcher } from '../lib/index.js';
 import { BillingService } from '../sample/tools/billing.service.js';
 import { startInteractiveApp } from './src/interactive-fixture.module.js';
 import { watchState } from './src/interactive-fixture.tools.js';
+import { until } from './support/interactive-http.js';
 import type { Json } from './support/mcp-http.js';
 import { WireRecorder } from './support/wire-recorder.js';
 import { assertLegacyServerMessage } from './support/wire-schema.js';
@@ -163,7 +164,7 @@ describe('elicit() for 2025 clients: server→client requests on the call stream
     expect(dispatcher.awaitedClientAnswers).toBe(1);
     await end(client, transport, controller);
     await call;
-    for (let i = 0; i < 500 && (dispatcher.awaitedClientAnswers > 0 || watchState.aborted === 0); i++) await new Promise((resolve) => setTimeout(resolve, 10));
+    await until(() => dispatcher.awaitedClientAnswers === 0 && watchState.aborted !== 0, 5000);
     expect(dispatcher.awaitedClientAnswers).toBe(0);
     expect(watchState.aborted).toBe(1);
     expect(watchState.runs).toBe(1);
@@ -186,7 +187,7 @@ describe('elicit() for 2025 clients: server→client requests on the call stream
       return new Promise((resolve) => (release = resolve));
     });
     const call = client.callTool({ name: 'onboard', arguments: {} });
-    for (let i = 0; i < 500 && questionId === undefined; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+    await until(() => questionId !== undefined, 5000);
     expect(typeof questionId).toBe('string');
     const forged = await fetch(url, {
       method: 'POST',
