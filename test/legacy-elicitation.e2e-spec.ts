@@ -9,7 +9,7 @@ import { BillingService } from '../sample/tools/billing.service.js';
 import { startInteractiveApp } from './src/interactive-fixture.module.js';
 import { watchState } from './src/interactive-fixture.tools.js';
 import { until } from './support/interactive-http.js';
-import type { Json } from './support/mcp-http.js';
+import { legacySessionHeaders, postMcp, type Json } from './support/mcp-http.js';
 import { WireRecorder } from './support/wire-recorder.js';
 import { assertLegacyServerMessage } from './support/wire-schema.js';
 
@@ -189,38 +189,23 @@ describe('elicit() for 2025 clients: server→client requests on the call stream
     const call = client.callTool({ name: 'onboard', arguments: {} });
     await until(() => questionId !== undefined, 5000);
     expect(typeof questionId).toBe('string');
-    const forged = await fetch(url, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        accept: 'application/json, text/event-stream',
-        'mcp-session-id': intruder.transport.sessionId!,
-        'mcp-protocol-version': '2025-11-25',
-      },
-      body: JSON.stringify({ jsonrpc: '2.0', id: questionId, result: { action: 'accept', content: { name: 'Mallory', email: 'm@evil.example' } } }),
-    });
+    const forged = await postMcp(
+      url,
+      { jsonrpc: '2.0', id: questionId, result: { action: 'accept', content: { name: 'Mallory', email: 'm@evil.example' } } },
+      { headers: legacySessionHeaders(intruder.transport.sessionId!), skipSchema: true },
+    );
     expect(forged.status).toBe(400);
-    const body = (await forged.json()) as Json;
-    expect(body.error.code).toBe(-32600);
-    expect(body).not.toHaveProperty('id');
+    expect(forged.body.error.code).toBe(-32600);
+    expect(forged.body).not.toHaveProperty('id');
     release({ action: 'accept', content: { name: 'Ada', email: 'ada@example.com' } });
     expect((await call).structuredContent).toEqual({ message: 'Welcome, Ada!' });
   });
 
   it('a response for an id no call awaits is refused with 400 (not silently accepted)', async () => {
     const { transport } = await connect();
-    const reply = await fetch(url, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        accept: 'application/json, text/event-stream',
-        'mcp-session-id': transport.sessionId!,
-        'mcp-protocol-version': '2025-11-25',
-      },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 'no-such-question', result: {} }),
-    });
+    const reply = await postMcp(url, { jsonrpc: '2.0', id: 'no-such-question', result: {} }, { headers: legacySessionHeaders(transport.sessionId!), skipSchema: true });
     expect(reply.status).toBe(400);
-    expect(((await reply.json()) as Json).error.message).toContain('no request of this session awaits');
+    expect(reply.body.error.message).toContain('no request of this session awaits');
   });
 
   it('logged no error for any of the above (cancel, disconnect, timeout and refusals are the clients\' doing)', () => {

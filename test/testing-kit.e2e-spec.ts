@@ -8,6 +8,7 @@ import { BillingService } from '../sample/tools/billing.service.js';
 import { FeaturesHeaderTools } from './src/features-headers.fixture.js';
 import { InteractiveFixtureModule } from './src/interactive-fixture.module.js';
 import { createHttpApp } from './support/http-adapter.js';
+import { legacySessionHeaders, postMcp } from './support/mcp-http.js';
 
 /** nest-mcp/testing against the sample app and the interactive fixture, over real loopback HTTP. */
 describe('nest-mcp/testing', () => {
@@ -222,10 +223,9 @@ describe('nest-mcp/testing', () => {
     it('close() ends the session: its id is refused afterwards', async () => {
       const own = await McpTest.createClient(client.app, { era: 'legacy' });
       await own.listTools();
-      const sessionHeaders = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25' };
       const sessionId = (own as unknown as { sessionId: string }).sessionId;
       await own.close();
-      const after = await fetch(own.url, { method: 'POST', headers: { ...sessionHeaders, 'mcp-session-id': sessionId }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }) });
+      const after = await postMcp(own.url, { jsonrpc: '2.0', id: 1, method: 'tools/list' }, { headers: legacySessionHeaders(sessionId), skipSchema: true });
       expect(after.status).toBe(404);
     });
   });
