@@ -34,6 +34,12 @@ const meta = (extra: Record<string, unknown> = {}) => ({
 const request = (id: number | string, method: string, params: Record<string, unknown> = {}, metaExtra: Record<string, unknown> = {}) =>
   JSON.stringify({ jsonrpc: '2.0', id, method, params: { ...params, _meta: meta(metaExtra) } });
 
+/** 2025-era lines: an initialize that opens the session, and requests without the 2026-07-28 `_meta`. */
+const initialize = (id: number | string) =>
+  JSON.stringify({ jsonrpc: '2.0', id, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } });
+const legacyRequest = (id: number | string, method: string, params: Record<string, unknown> = {}) => JSON.stringify({ jsonrpc: '2.0', id, method, params });
+const INITIALIZED = JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' });
+
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 beforeAll(() => {
@@ -231,7 +237,7 @@ describe('stdio: raw pipes', () => {
     server.send('[]\n');
     server.send(`${JSON.stringify({ jsonrpc: '1.0', id: 7, method: 'tools/list' })}\n`);
     server.send(`${JSON.stringify({ jsonrpc: '2.0', id: 99, result: {} })}\n`);
-    server.send(`${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' })}\n`);
+    server.send(`${INITIALIZED}\n`);
     server.send(`${request(8, 'tools/list')}\n`);
     await server.response(8);
     const errors = server.messages.filter((message) => 'error' in message);
@@ -345,7 +351,7 @@ describe('stdio: requests written before the server is ready', () => {
         request(4, 'tools/call', { name: 'process', arguments: { data: 'cancelled' } }, { progressToken: 'p4' }),
         JSON.stringify({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 4, reason: 'changed my mind' } }),
         echo(5),
-        JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }),
+        INITIALIZED,
         echo(6),
         '',
       ].join('\n'),
@@ -378,10 +384,10 @@ describe('stdio: requests written before the server is ready', () => {
     server = new RawServer();
     server.send(
       [
-        JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'early', version: '1' } } }),
-        JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }),
-        JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list', params: {} }),
-        JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'echo', arguments: { message: 'legacy early' } } }),
+        initialize(1),
+        INITIALIZED,
+        legacyRequest(2, 'tools/list'),
+        legacyRequest(3, 'tools/call', { name: 'echo', arguments: { message: 'legacy early' } }),
         '',
       ].join('\n'),
     );
@@ -498,10 +504,6 @@ class LegacyOnlyModule {}
 
 @Module({ imports: [McpModule.forRoot({ name: 'stdio-modern-only', version: '1.0.0', protocol: 'modern' })], providers: [SlowTools] })
 class ModernOnlyModule {}
-
-const initialize = (id: number | string) =>
-  JSON.stringify({ jsonrpc: '2.0', id, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } });
-const legacyRequest = (id: number | string, method: string, params: Record<string, unknown> = {}) => JSON.stringify({ jsonrpc: '2.0', id, method, params });
 
 describe('stdio: `protocol` is enforced per pipe as on HTTP', () => {
   it("'legacy' refuses 2026-07-28 requests and anything before initialize with -32600, then serves the 2025 session", async () => {
