@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { Client as ClientV2, StreamableHTTPClientTransport as TransportV2 } from '@modelcontextprotocol/client';
 import { AppModule } from '../sample/app.module.js';
 import { legacySessionHeaders, postMcp, startApp, type StartedApp } from './support/mcp-http.js';
@@ -70,7 +71,6 @@ describe('2025-era clients against the sample app (one endpoint, sealed sessions
   });
 
   it('a prompt that asks (elicit() in prompts/get) is answered through elicitation/create too', async () => {
-    const { ElicitRequestSchema } = await import('@modelcontextprotocol/sdk/types.js');
     const client = new Client({ name: 'legacy-e2e-prompt', version: '1.0.0' }, { capabilities: { elicitation: {} } });
     const asked: string[] = [];
     client.setRequestHandler(ElicitRequestSchema, async (request) => {

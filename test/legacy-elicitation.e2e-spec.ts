@@ -3,7 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/glo
 import type { INestApplication } from '@nestjs/common';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { ElicitRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { CancelledNotificationSchema, CreateMessageRequestSchema, ElicitRequestSchema, ListRootsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { McpDispatcher } from '../lib/index.js';
 import { BillingService } from '../sample/tools/billing.service.js';
 import { startInteractiveApp } from './src/interactive-fixture.module.js';
@@ -110,7 +110,6 @@ describe('elicit() for 2025 clients: server→client requests on the call stream
 
   it('several questions in one round go out together (elicitation, sampling, roots)', async () => {
     const { client } = await connect(() => ({ action: 'accept', content: { name: 'octocat' } }), { elicitation: {}, sampling: {}, roots: {} });
-    const { CreateMessageRequestSchema, ListRootsRequestSchema } = await import('@modelcontextprotocol/sdk/types.js');
     client.setRequestHandler(CreateMessageRequestSchema, async () => ({ role: 'assistant', content: { type: 'text', text: 'Paris' }, model: 'm' }));
     client.setRequestHandler(ListRootsRequestSchema, async () => ({ roots: [{ uri: 'file:///work', name: 'work' }] }));
     const result = await client.callTool({ name: 'multi-input', arguments: {} });
@@ -136,7 +135,7 @@ describe('elicit() for 2025 clients: server→client requests on the call stream
   it('the wait limit: no answer within session.inputTimeout fails the call with a clear error and cancels the question', async () => {
     let cancelledSeen = false;
     const { client } = await connect(() => new Promise(() => undefined));
-    client.setNotificationHandler((await import('@modelcontextprotocol/sdk/types.js')).CancelledNotificationSchema, async () => {
+    client.setNotificationHandler(CancelledNotificationSchema, async () => {
       cancelledSeen = true;
     });
     const error = await client.callTool({ name: 'onboard', arguments: {} }, undefined, { timeout: 60_000 }).then(

@@ -2,6 +2,9 @@ import 'reflect-metadata';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport as StdioV1 } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { ElicitRequestSchema, InitializeResultSchema, ResourceUpdatedNotificationSchema, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { execFileSync, spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -561,26 +564,13 @@ describe('stdio: `protocol` is enforced per pipe as on HTTP', () => {
 });
 
 describe('stdio, 2025 era: the v1 SDK (initialize pins the pipe to a 2025 session) against the sample', () => {
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  let ClientV1: any;
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  let StdioV1: any;
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  let types: any;
-
-  beforeAll(async () => {
-    ({ Client: ClientV1 } = await import('@modelcontextprotocol/sdk/client/index.js'));
-    ({ StdioClientTransport: StdioV1 } = await import('@modelcontextprotocol/sdk/client/stdio.js'));
-    types = await import('@modelcontextprotocol/sdk/types.js');
-  });
-
   /** A v1 client on a fresh sample process; every message the server writes is kept for the schema check. */
   async function connectV1(capabilities: Msg, answer?: (params: Msg) => Msg, entry = ENTRY) {
     const { assertLegacyServerMessage } = await import('./support/wire-schema.js');
     const client = new ClientV1({ name: 'nest-mcp-stdio-v1', version: '1.0.0' }, { capabilities });
     const asked: Msg[] = [];
     if (answer) {
-      client.setRequestHandler(types.ElicitRequestSchema, async (request: Msg) => {
+      client.setRequestHandler(ElicitRequestSchema, async (request: Msg) => {
         asked.push(request.params);
         return answer(request.params);
       });
@@ -589,9 +579,9 @@ describe('stdio, 2025 era: the v1 SDK (initialize pins the pipe to a 2025 sessio
     await client.connect(transport);
     const seen: Msg[] = [];
     const original = transport.onmessage;
-    transport.onmessage = (message: Msg, extra?: unknown) => {
+    transport.onmessage = (message) => {
       seen.push(message);
-      original?.(message, extra);
+      original?.(message);
     };
     const checkWire = () => {
       for (const message of seen) assertLegacyServerMessage(message);
@@ -647,7 +637,7 @@ describe('stdio, 2025 era: the v1 SDK (initialize pins the pipe to a 2025 sessio
       expect((error as Msg).code).toBe(-32600);
       expect((error as Msg).message).toContain('needs the client capability elicitation');
       const again = await client
-        .request({ method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'x', version: '1' } } }, types.InitializeResultSchema)
+        .request({ method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'x', version: '1' } } }, InitializeResultSchema)
         .then(
           () => undefined,
           (e: unknown) => e,
@@ -668,8 +658,8 @@ describe('stdio, 2025 era: the v1 SDK (initialize pins the pipe to a 2025 sessio
       received.push(notification);
       arrivals.shift()?.();
     };
-    client.setNotificationHandler(types.ToolListChangedNotificationSchema, onNotification);
-    client.setNotificationHandler(types.ResourceUpdatedNotificationSchema, onNotification);
+    client.setNotificationHandler(ToolListChangedNotificationSchema, onNotification);
+    client.setNotificationHandler(ResourceUpdatedNotificationSchema, onNotification);
     try {
       expect(client.getServerCapabilities()).toEqual(expect.objectContaining({ tools: { listChanged: true }, resources: { subscribe: true, listChanged: true } }));
       let arrived = next();
