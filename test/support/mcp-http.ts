@@ -11,6 +11,11 @@ export const CLIENT_INFO = { name: 'nest-mcp-e2e', version: '1.0.0' };
 /* eslint-disable @typescript-eslint/no-explicit-any */
 export type Json = any;
 
+/** `value` as JSON would carry it, undefined fields dropped: what a client parsed, for schema checks and equality. */
+export function plain(value: unknown): Json {
+  return JSON.parse(JSON.stringify(value));
+}
+
 /** The standard per-request `_meta` envelope of 2026-07-28. */
 export function standardMeta(overrides: Record<string, unknown> = {}): Record<string, unknown> {
   return {
