@@ -5,12 +5,11 @@ import { Injectable, Module } from '@nestjs/common';
 import { readFileSync } from 'node:fs';
 import { McpAppResource, McpArg, McpModule, McpRegistry, McpTool, McpUi } from '../lib/index.js';
 import { AppModule } from '../sample/app.module.js';
-import { callMcp, startApp, startupFailure, type Json, type StartedApp } from './support/mcp-http.js';
+import { callMcp, plain, startApp, startupFailure, type Json, type StartedApp } from './support/mcp-http.js';
 import { assertMatchesDef } from './support/wire-schema.js';
 
 const UI = 'io.modelcontextprotocol/ui';
 const APP_MIME = 'text/html;profile=mcp-app';
-const plain = (value: unknown) => JSON.parse(JSON.stringify(value));
 
 const CLOCK_HTML = '<!DOCTYPE html><html><head><title>Clock</title></head><body><p id="time"></p></body></html>';
 const CSP = { connectDomains: ['https://api.example.com'], resourceDomains: ['https://*.example-cdn.com'] };

@@ -2,9 +2,10 @@ import 'reflect-metadata';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { Client as ClientV2, StreamableHTTPClientTransport as TransportV2 } from '@modelcontextprotocol/client';
 import { AppModule } from '../sample/app.module.js';
-import { startApp, type Json, type StartedApp } from './support/mcp-http.js';
+import { legacySessionHeaders, postMcp, startApp, type StartedApp } from './support/mcp-http.js';
 import { WireRecorder } from './support/wire-recorder.js';
 import { assertLegacyServerMessage } from './support/wire-schema.js';
 
@@ -61,11 +62,7 @@ describe('2025-era clients against the sample app (one endpoint, sealed sessions
 
     const sessionId = transport.sessionId!;
     await transport.terminateSession();
-    const after = await fetch(started.url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-11-25' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'tools/list' }),
-    });
+    const after = await postMcp(started.url, { jsonrpc: '2.0', id: 9, method: 'tools/list' }, { headers: legacySessionHeaders(sessionId), skipSchema: true });
     expect(after.status).toBe(404);
     await client.close();
 
@@ -74,7 +71,6 @@ describe('2025-era clients against the sample app (one endpoint, sealed sessions
   });
 
   it('a prompt that asks (elicit() in prompts/get) is answered through elicitation/create too', async () => {
-    const { ElicitRequestSchema } = await import('@modelcontextprotocol/sdk/types.js');
     const client = new Client({ name: 'legacy-e2e-prompt', version: '1.0.0' }, { capabilities: { elicitation: {} } });
     const asked: string[] = [];
     client.setRequestHandler(ElicitRequestSchema, async (request) => {

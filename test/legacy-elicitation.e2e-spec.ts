@@ -3,12 +3,13 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/glo
 import type { INestApplication } from '@nestjs/common';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { ElicitRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { CancelledNotificationSchema, CreateMessageRequestSchema, ElicitRequestSchema, ListRootsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { McpDispatcher } from '../lib/index.js';
 import { BillingService } from '../sample/tools/billing.service.js';
 import { startInteractiveApp } from './src/interactive-fixture.module.js';
 import { watchState } from './src/interactive-fixture.tools.js';
-import type { Json } from './support/mcp-http.js';
+import { until } from './support/interactive-http.js';
+import { legacySessionHeaders, postMcp, type Json } from './support/mcp-http.js';
 import { WireRecorder } from './support/wire-recorder.js';
 import { assertLegacyServerMessage } from './support/wire-schema.js';
 
@@ -109,7 +110,6 @@ describe('elicit() for 2025 clients: server→client requests on the call stream
 
   it('several questions in one round go out together (elicitation, sampling, roots)', async () => {
     const { client } = await connect(() => ({ action: 'accept', content: { name: 'octocat' } }), { elicitation: {}, sampling: {}, roots: {} });
-    const { CreateMessageRequestSchema, ListRootsRequestSchema } = await import('@modelcontextprotocol/sdk/types.js');
     client.setRequestHandler(CreateMessageRequestSchema, async () => ({ role: 'assistant', content: { type: 'text', text: 'Paris' }, model: 'm' }));
     client.setRequestHandler(ListRootsRequestSchema, async () => ({ roots: [{ uri: 'file:///work', name: 'work' }] }));
     const result = await client.callTool({ name: 'multi-input', arguments: {} });
@@ -135,7 +135,7 @@ describe('elicit() for 2025 clients: server→client requests on the call stream
   it('the wait limit: no answer within session.inputTimeout fails the call with a clear error and cancels the question', async () => {
     let cancelledSeen = false;
     const { client } = await connect(() => new Promise(() => undefined));
-    client.setNotificationHandler((await import('@modelcontextprotocol/sdk/types.js')).CancelledNotificationSchema, async () => {
+    client.setNotificationHandler(CancelledNotificationSchema, async () => {
       cancelledSeen = true;
     });
     const error = await client.callTool({ name: 'onboard', arguments: {} }, undefined, { timeout: 60_000 }).then(
@@ -163,7 +163,7 @@ describe('elicit() for 2025 clients: server→client requests on the call stream
     expect(dispatcher.awaitedClientAnswers).toBe(1);
     await end(client, transport, controller);
     await call;
-    for (let i = 0; i < 500 && (dispatcher.awaitedClientAnswers > 0 || watchState.aborted === 0); i++) await new Promise((resolve) => setTimeout(resolve, 10));
+    await until(() => dispatcher.awaitedClientAnswers === 0 && watchState.aborted !== 0, 5000);
     expect(dispatcher.awaitedClientAnswers).toBe(0);
     expect(watchState.aborted).toBe(1);
     expect(watchState.runs).toBe(1);
@@ -186,40 +186,25 @@ describe('elicit() for 2025 clients: server→client requests on the call stream
       return new Promise((resolve) => (release = resolve));
     });
     const call = client.callTool({ name: 'onboard', arguments: {} });
-    for (let i = 0; i < 500 && questionId === undefined; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+    await until(() => questionId !== undefined, 5000);
     expect(typeof questionId).toBe('string');
-    const forged = await fetch(url, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        accept: 'application/json, text/event-stream',
-        'mcp-session-id': intruder.transport.sessionId!,
-        'mcp-protocol-version': '2025-11-25',
-      },
-      body: JSON.stringify({ jsonrpc: '2.0', id: questionId, result: { action: 'accept', content: { name: 'Mallory', email: 'm@evil.example' } } }),
-    });
+    const forged = await postMcp(
+      url,
+      { jsonrpc: '2.0', id: questionId, result: { action: 'accept', content: { name: 'Mallory', email: 'm@evil.example' } } },
+      { headers: legacySessionHeaders(intruder.transport.sessionId!), skipSchema: true },
+    );
     expect(forged.status).toBe(400);
-    const body = (await forged.json()) as Json;
-    expect(body.error.code).toBe(-32600);
-    expect(body).not.toHaveProperty('id');
+    expect(forged.body.error.code).toBe(-32600);
+    expect(forged.body).not.toHaveProperty('id');
     release({ action: 'accept', content: { name: 'Ada', email: 'ada@example.com' } });
     expect((await call).structuredContent).toEqual({ message: 'Welcome, Ada!' });
   });
 
   it('a response for an id no call awaits is refused with 400 (not silently accepted)', async () => {
     const { transport } = await connect();
-    const reply = await fetch(url, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        accept: 'application/json, text/event-stream',
-        'mcp-session-id': transport.sessionId!,
-        'mcp-protocol-version': '2025-11-25',
-      },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 'no-such-question', result: {} }),
-    });
+    const reply = await postMcp(url, { jsonrpc: '2.0', id: 'no-such-question', result: {} }, { headers: legacySessionHeaders(transport.sessionId!), skipSchema: true });
     expect(reply.status).toBe(400);
-    expect(((await reply.json()) as Json).error.message).toContain('no request of this session awaits');
+    expect(reply.body.error.message).toContain('no request of this session awaits');
   });
 
   it('logged no error for any of the above (cancel, disconnect, timeout and refusals are the clients\' doing)', () => {

@@ -2,16 +2,8 @@ import 'reflect-metadata';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { McpModule } from '../lib/index.js';
 import { AppModule } from '../sample/app.module.js';
-import { callMcp, postMcp, rpc, startApp, type StartedApp } from './support/mcp-http.js';
+import { callMcp, LEGACY_HEADERS, legacyInitialize, legacySessionHeaders, openLegacySession, postMcp, rpc, startApp, type StartedApp } from './support/mcp-http.js';
 import { assertLegacyServerMessage } from './support/wire-schema.js';
-
-const LEGACY_HEADERS = { 'mcp-method': undefined, 'mcp-name': undefined, 'mcp-protocol-version': undefined };
-const initialize = (protocolVersion = '2025-11-25', id: number | string = 1) => ({
-  jsonrpc: '2.0',
-  id,
-  method: 'initialize',
-  params: { protocolVersion, capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
-});
 
 /** Era detection per request on one endpoint (the classifier table), over real HTTP. */
 describe('era detection and 2025 sessions (hand-written HTTP)', () => {
@@ -25,15 +17,15 @@ describe('era detection and 2025 sessions (hand-written HTTP)', () => {
     await started?.app.close();
   });
 
-  async function open(version = '2025-11-25'): Promise<string> {
-    const response = await postMcp(started.url, initialize(version), { headers: LEGACY_HEADERS, skipSchema: true });
-    expect(response.status).toBe(200);
-    return response.headers.get('mcp-session-id')!;
+  async function open(): Promise<string> {
+    const opened = await openLegacySession(started.url);
+    expect(opened.status).toBe(200);
+    return opened.sessionId;
   }
 
   it('initialize without a modern claim opens a session; the version is negotiated down, or counter-offered', async () => {
     for (const [asked, answered] of [['2025-11-25', '2025-11-25'], ['2025-06-18', '2025-06-18'], ['2025-03-26', '2025-03-26'], ['1.0.0', '2025-11-25'], ['2026-07-28', '2025-11-25']]) {
-      const response = await postMcp(started.url, initialize(asked), { headers: { ...LEGACY_HEADERS, 'mcp-protocol-version': '2025-11-25', 'mcp-method': 'initialize' }, skipSchema: true });
+      const response = await postMcp(started.url, legacyInitialize(asked), { headers: { ...LEGACY_HEADERS, 'mcp-protocol-version': '2025-11-25', 'mcp-method': 'initialize' }, skipSchema: true });
       expect(response.status).toBe(200);
       assertLegacyServerMessage(response.body, 'initialize');
       expect(response.body.result.protocolVersion).toBe(answered);
@@ -50,7 +42,7 @@ describe('era detection and 2025 sessions (hand-written HTTP)', () => {
   });
 
   it('initialize with a modern MCP-Protocol-Version header is -32020', async () => {
-    const response = await postMcp(started.url, initialize(), { headers: { ...LEGACY_HEADERS, 'mcp-protocol-version': '2026-07-28' }, skipSchema: true });
+    const response = await postMcp(started.url, legacyInitialize(), { headers: { ...LEGACY_HEADERS, 'mcp-protocol-version': '2026-07-28' }, skipSchema: true });
     expect(response.status).toBe(400);
     expect(response.body.error.code).toBe(-32020);
   });
@@ -98,7 +90,7 @@ describe('era detection and 2025 sessions (hand-written HTTP)', () => {
 
   it('notifications/initialized is 202; ping is {} exactly; GET opens the standalone stream; DELETE ends both (then 404)', async () => {
     const session = await open();
-    const headers = { ...LEGACY_HEADERS, 'mcp-session-id': session, 'mcp-protocol-version': '2025-11-25' };
+    const headers = legacySessionHeaders(session);
     const initialized = await postMcp(started.url, { jsonrpc: '2.0', method: 'notifications/initialized' }, { headers, skipSchema: true });
     expect(initialized.status).toBe(202);
     const ping = await postMcp(started.url, { jsonrpc: '2.0', id: 8, method: 'ping' }, { headers, skipSchema: true });
@@ -121,7 +113,7 @@ describe('the protocol option', () => {
   it("'modern' refuses initialize with -32022 naming the modern versions, and serves modern requests", async () => {
     const started = await startApp([McpModule.forRoot({ protocol: 'modern' })]);
     try {
-      const refused = await postMcp(started.url, initialize(), { headers: LEGACY_HEADERS, skipSchema: true });
+      const refused = await postMcp(started.url, legacyInitialize(), { headers: LEGACY_HEADERS, skipSchema: true });
       expect(refused.status).toBe(400);
       expect(refused.body.error.code).toBe(-32022);
       expect(refused.body.error.data).toEqual({ supported: ['2026-07-28'], requested: '2025-11-25' });
@@ -136,7 +128,7 @@ describe('the protocol option', () => {
     let started: StartedApp | undefined;
     try {
       started = await startApp([McpModule.forRoot({})]);
-      const opened = await postMcp(started.url, initialize(), { headers: LEGACY_HEADERS, skipSchema: true });
+      const opened = await openLegacySession(started.url);
       expect(opened.status).toBe(200);
       const modern = await callMcp(started.url, 'tools/list', {}, { skipSchema: true });
       expect(modern.status).toBe(400);

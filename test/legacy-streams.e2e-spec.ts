@@ -13,7 +13,7 @@ import {
 import { McpCustomMethods, McpModule, McpRegistry, McpResource, McpTool, ToolContext, type McpToolContext } from '../lib/index.js';
 import { MCP_SEAL_SECRET } from '../lib/mcp.constants.js';
 import { LegacySessionCodec } from '../lib/session/legacy-session.js';
-import { callMcp, postMcp, rpc, startApp, type Json, type StartedApp } from './support/mcp-http.js';
+import { callMcp, LEGACY_PROTOCOL_VERSION, legacySessionHeaders, openLegacySession, postMcp, rpc, startApp, type Json, type StartedApp } from './support/mcp-http.js';
 import { assertLegacyServerMessage } from './support/wire-schema.js';
 import { WireRecorder } from './support/wire-recorder.js';
 
@@ -48,7 +48,7 @@ class LowLevelLogging implements OnModuleInit {
 }
 
 const SECRET = Buffer.alloc(32, 7).toString('base64');
-const LEGACY = '2025-11-25';
+const LEGACY = LEGACY_PROTOCOL_VERSION;
 
 /** A v1 SDK client whose every received message is recorded; resolves once its GET stream is open. */
 async function connect(url: string, recorder = new WireRecorder()) {
@@ -199,11 +199,10 @@ describe('the GET stream on the wire (what a client hides)', () => {
   });
 
   async function session(): Promise<string> {
-    const body = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: LEGACY, capabilities: {}, clientInfo: { name: 'raw', version: '1' } } };
-    const response = await postMcp(started.url, body, { headers: { 'mcp-method': undefined, 'mcp-name': undefined, 'mcp-protocol-version': undefined }, skipSchema: true });
+    const response = await openLegacySession(started.url);
     assertLegacyServerMessage(response.body, 'initialize');
     expect(response.body.result.capabilities).not.toHaveProperty('logging');
-    return response.headers.get('mcp-session-id')!;
+    return response.sessionId;
   }
 
   const get = (headers: Record<string, string>, signal?: AbortSignal) => fetch(started.url, { headers: { accept: 'text/event-stream', ...headers }, signal });
@@ -241,16 +240,12 @@ describe('the GET stream on the wire (what a client hides)', () => {
     expect(((await missing.json()) as Json).error.code).toBe(-32000);
 
     const foreignApp = await startApp([McpModule.forRoot({ mrtr: { secret: Buffer.alloc(32, 9).toString('base64') } })]);
-    const foreign = await postMcp(
-      foreignApp.url,
-      { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: LEGACY, capabilities: {}, clientInfo: { name: 'raw', version: '1' } } },
-      { headers: { 'mcp-method': undefined, 'mcp-name': undefined, 'mcp-protocol-version': undefined }, skipSchema: true },
-    );
+    const foreign = await openLegacySession(foreignApp.url);
     await foreignApp.app.close();
     const secret = started.app.get<Buffer>(MCP_SEAL_SECRET);
     const dayMs = 86_400_000;
     const expired = new LegacySessionCodec(secret, dayMs, () => Date.now() - 2 * dayMs).issue({ protocolVersion: LEGACY, clientCapabilities: {} })!.sessionId;
-    for (const id of [foreign.headers.get('mcp-session-id')!, expired, 'not-a-session']) {
+    for (const id of [foreign.sessionId, expired, 'not-a-session']) {
       const refused = await get({ 'mcp-session-id': id, 'mcp-protocol-version': LEGACY });
       expect(refused.status).toBe(404);
       const body = (await refused.json()) as Json;
@@ -284,7 +279,7 @@ describe('the GET stream on the wire (what a client hides)', () => {
     const modern = await postMcp(started.url, rpc('resources/subscribe', { uri: 'watch://a' }), { skipSchema: true });
     expect(modern.body.error.code).toBe(-32601);
     const id = await session();
-    const headers = { 'mcp-session-id': id, 'mcp-protocol-version': LEGACY, 'mcp-method': undefined, 'mcp-name': undefined };
+    const headers = legacySessionHeaders(id);
     const invalid = await postMcp(started.url, { jsonrpc: '2.0', id: 5, method: 'resources/subscribe', params: {} }, { headers, skipSchema: true });
     assertLegacyServerMessage(invalid.body);
     expect(invalid.body.error.code).toBe(-32602);
@@ -292,9 +287,8 @@ describe('the GET stream on the wire (what a client hides)', () => {
 
   it('shutdown ends an open stream', async () => {
     const own = await startApp([McpModule.forRoot({ mrtr: { secret: SECRET } })]);
-    const body = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: LEGACY, capabilities: {}, clientInfo: { name: 'raw', version: '1' } } };
-    const opened = await postMcp(own.url, body, { headers: { 'mcp-method': undefined, 'mcp-name': undefined, 'mcp-protocol-version': undefined }, skipSchema: true });
-    const stream = await fetch(own.url, { headers: { accept: 'text/event-stream', 'mcp-session-id': opened.headers.get('mcp-session-id')! } });
+    const opened = await openLegacySession(own.url);
+    const stream = await fetch(own.url, { headers: { accept: 'text/event-stream', 'mcp-session-id': opened.sessionId } });
     expect(stream.status).toBe(200);
     const text = stream.text();
     await own.app.close();
@@ -314,13 +308,9 @@ describe('McpCustomMethods', () => {
       expect(discover.body.result.capabilities.experimental).toEqual({ echo: {} });
       const echoed = await callMcp(started.url, 'x/echo', { text: 'hi' }, { skipSchema: true });
       expect(echoed.body.result).toEqual(expect.objectContaining({ resultType: 'complete', echoed: 'hi', session: null }));
-      const legacy = await postMcp(
-        started.url,
-        { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: LEGACY, capabilities: {}, clientInfo: { name: 'raw', version: '1' } } },
-        { headers: { 'mcp-method': undefined, 'mcp-name': undefined, 'mcp-protocol-version': undefined }, skipSchema: true },
-      );
+      const legacy = await openLegacySession(started.url);
       expect(legacy.body.result.capabilities).not.toHaveProperty('experimental');
-      const headers = { 'mcp-session-id': legacy.headers.get('mcp-session-id')!, 'mcp-protocol-version': LEGACY, 'mcp-method': undefined, 'mcp-name': undefined };
+      const headers = legacySessionHeaders(legacy.sessionId);
       const refused = await postMcp(started.url, { jsonrpc: '2.0', id: 2, method: 'x/echo', params: {} }, { headers, skipSchema: true });
       expect(refused.body.error.code).toBe(-32601);
     } finally {

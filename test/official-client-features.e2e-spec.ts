@@ -2,13 +2,10 @@ import 'reflect-metadata';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { AppModule } from '../sample/app.module.js';
-import { startApp, type StartedApp } from './support/mcp-http.js';
+import { plain, startApp, type StartedApp } from './support/mcp-http.js';
 import { assertMatchesDef } from './support/wire-schema.js';
 
 const LOGO_BASE64 = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==';
-
-/** The JSON the client parsed, without undefined fields, for schema checks. */
-const plain = (value: unknown) => JSON.parse(JSON.stringify(value));
 
 /** Prompts, resources, templates and completions of the sample app, through the official client. */
 describe('official @modelcontextprotocol/client: prompts, resources, completions of the sample app', () => {

@@ -3,7 +3,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { AppModule } from '../sample/app.module.js';
 import { BillingService } from '../sample/tools/billing.service.js';
-import { startApp, type StartedApp } from './support/mcp-http.js';
+import { plain, startApp, type StartedApp } from './support/mcp-http.js';
 import { assertMatchesDef } from './support/wire-schema.js';
 
 /** The sample app driven by the official MCP TypeScript client (2.x), pinned to 2026-07-28. */
@@ -42,7 +42,7 @@ describe('official @modelcontextprotocol/client against the sample app', () => {
     const { tools, nextCursor } = await client.listTools();
     expect(nextCursor).toBeUndefined();
     expect(tools.map((tool) => tool.name)).toEqual(['hello', 'echo', 'notify', 'shout', 'create-user', 'process', 'onboard', 'upgrade-plan', 'wizard', 'quarterly-report', 'forecast']);
-    for (const tool of tools) assertMatchesDef(JSON.parse(JSON.stringify(tool)), 'Tool');
+    for (const tool of tools) assertMatchesDef(plain(tool), 'Tool');
     const hello = tools.find((tool) => tool.name === 'hello');
     expect(hello?.outputSchema).toEqual({ type: 'object', properties: { message: { type: 'string', description: 'The greeting' } }, required: ['message'] });
   });

@@ -8,11 +8,10 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, unlinkSync, writeFileSync 
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { McpModule, McpSkill, type McpSkillContent, type McpSkillOptions } from '../lib/index.js';
-import { callMcp, startApp, startupFailure, type Json, type StartedApp } from './support/mcp-http.js';
+import { callMcp, plain, startApp, startupFailure, type Json, type StartedApp } from './support/mcp-http.js';
 import { assertMatchesDef } from './support/wire-schema.js';
 
 const SKILLS = 'io.modelcontextprotocol/skills';
-const plain = (value: unknown) => JSON.parse(JSON.stringify(value));
 const digest = (bytes: string | Buffer) => `sha256:${createHash('sha256').update(bytes).digest('hex')}`;
 
 const ALPHA_MD = '---\nname: alpha\ndescription: The first skill.\nmetadata:\n  owner: tests\n---\n\n# Alpha\n\nSee references/GUIDE.md.\n';

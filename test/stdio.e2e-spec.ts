@@ -2,6 +2,9 @@ import 'reflect-metadata';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport as StdioV1 } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { ElicitRequestSchema, InitializeResultSchema, ResourceUpdatedNotificationSchema, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { execFileSync, spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -33,6 +36,12 @@ const meta = (extra: Record<string, unknown> = {}) => ({
 
 const request = (id: number | string, method: string, params: Record<string, unknown> = {}, metaExtra: Record<string, unknown> = {}) =>
   JSON.stringify({ jsonrpc: '2.0', id, method, params: { ...params, _meta: meta(metaExtra) } });
+
+/** 2025-era lines: an initialize that opens the session, and requests without the 2026-07-28 `_meta`. */
+const initialize = (id: number | string) =>
+  JSON.stringify({ jsonrpc: '2.0', id, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } });
+const legacyRequest = (id: number | string, method: string, params: Record<string, unknown> = {}) => JSON.stringify({ jsonrpc: '2.0', id, method, params });
+const INITIALIZED = JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' });
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -231,7 +240,7 @@ describe('stdio: raw pipes', () => {
     server.send('[]\n');
     server.send(`${JSON.stringify({ jsonrpc: '1.0', id: 7, method: 'tools/list' })}\n`);
     server.send(`${JSON.stringify({ jsonrpc: '2.0', id: 99, result: {} })}\n`);
-    server.send(`${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' })}\n`);
+    server.send(`${INITIALIZED}\n`);
     server.send(`${request(8, 'tools/list')}\n`);
     await server.response(8);
     const errors = server.messages.filter((message) => 'error' in message);
@@ -345,7 +354,7 @@ describe('stdio: requests written before the server is ready', () => {
         request(4, 'tools/call', { name: 'process', arguments: { data: 'cancelled' } }, { progressToken: 'p4' }),
         JSON.stringify({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 4, reason: 'changed my mind' } }),
         echo(5),
-        JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }),
+        INITIALIZED,
         echo(6),
         '',
       ].join('\n'),
@@ -378,10 +387,10 @@ describe('stdio: requests written before the server is ready', () => {
     server = new RawServer();
     server.send(
       [
-        JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'early', version: '1' } } }),
-        JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }),
-        JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list', params: {} }),
-        JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'echo', arguments: { message: 'legacy early' } } }),
+        initialize(1),
+        INITIALIZED,
+        legacyRequest(2, 'tools/list'),
+        legacyRequest(3, 'tools/call', { name: 'echo', arguments: { message: 'legacy early' } }),
         '',
       ].join('\n'),
     );
@@ -499,10 +508,6 @@ class LegacyOnlyModule {}
 @Module({ imports: [McpModule.forRoot({ name: 'stdio-modern-only', version: '1.0.0', protocol: 'modern' })], providers: [SlowTools] })
 class ModernOnlyModule {}
 
-const initialize = (id: number | string) =>
-  JSON.stringify({ jsonrpc: '2.0', id, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } });
-const legacyRequest = (id: number | string, method: string, params: Record<string, unknown> = {}) => JSON.stringify({ jsonrpc: '2.0', id, method, params });
-
 describe('stdio: `protocol` is enforced per pipe as on HTTP', () => {
   it("'legacy' refuses 2026-07-28 requests and anything before initialize with -32600, then serves the 2025 session", async () => {
     const { input, messages, server, until } = await inProcess(LegacyOnlyModule);
@@ -559,26 +564,13 @@ describe('stdio: `protocol` is enforced per pipe as on HTTP', () => {
 });
 
 describe('stdio, 2025 era: the v1 SDK (initialize pins the pipe to a 2025 session) against the sample', () => {
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  let ClientV1: any;
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  let StdioV1: any;
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  let types: any;
-
-  beforeAll(async () => {
-    ({ Client: ClientV1 } = await import('@modelcontextprotocol/sdk/client/index.js'));
-    ({ StdioClientTransport: StdioV1 } = await import('@modelcontextprotocol/sdk/client/stdio.js'));
-    types = await import('@modelcontextprotocol/sdk/types.js');
-  });
-
   /** A v1 client on a fresh sample process; every message the server writes is kept for the schema check. */
   async function connectV1(capabilities: Msg, answer?: (params: Msg) => Msg, entry = ENTRY) {
     const { assertLegacyServerMessage } = await import('./support/wire-schema.js');
     const client = new ClientV1({ name: 'nest-mcp-stdio-v1', version: '1.0.0' }, { capabilities });
     const asked: Msg[] = [];
     if (answer) {
-      client.setRequestHandler(types.ElicitRequestSchema, async (request: Msg) => {
+      client.setRequestHandler(ElicitRequestSchema, async (request: Msg) => {
         asked.push(request.params);
         return answer(request.params);
       });
@@ -587,9 +579,9 @@ describe('stdio, 2025 era: the v1 SDK (initialize pins the pipe to a 2025 sessio
     await client.connect(transport);
     const seen: Msg[] = [];
     const original = transport.onmessage;
-    transport.onmessage = (message: Msg, extra?: unknown) => {
+    transport.onmessage = (message) => {
       seen.push(message);
-      original?.(message, extra);
+      original?.(message);
     };
     const checkWire = () => {
       for (const message of seen) assertLegacyServerMessage(message);
@@ -645,7 +637,7 @@ describe('stdio, 2025 era: the v1 SDK (initialize pins the pipe to a 2025 sessio
       expect((error as Msg).code).toBe(-32600);
       expect((error as Msg).message).toContain('needs the client capability elicitation');
       const again = await client
-        .request({ method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'x', version: '1' } } }, types.InitializeResultSchema)
+        .request({ method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'x', version: '1' } } }, InitializeResultSchema)
         .then(
           () => undefined,
           (e: unknown) => e,
@@ -666,8 +658,8 @@ describe('stdio, 2025 era: the v1 SDK (initialize pins the pipe to a 2025 sessio
       received.push(notification);
       arrivals.shift()?.();
     };
-    client.setNotificationHandler(types.ToolListChangedNotificationSchema, onNotification);
-    client.setNotificationHandler(types.ResourceUpdatedNotificationSchema, onNotification);
+    client.setNotificationHandler(ToolListChangedNotificationSchema, onNotification);
+    client.setNotificationHandler(ResourceUpdatedNotificationSchema, onNotification);
     try {
       expect(client.getServerCapabilities()).toEqual(expect.objectContaining({ tools: { listChanged: true }, resources: { subscribe: true, listChanged: true } }));
       let arrived = next();

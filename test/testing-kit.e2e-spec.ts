@@ -8,6 +8,8 @@ import { AppModule } from '../sample/app.module.js';
 import { BillingService } from '../sample/tools/billing.service.js';
 import { FeaturesHeaderTools } from './src/features-headers.fixture.js';
 import { InteractiveFixtureModule } from './src/interactive-fixture.module.js';
+import { createHttpApp } from './support/http-adapter.js';
+import { legacySessionHeaders, postMcp } from './support/mcp-http.js';
 
 const TASKS = 'io.modelcontextprotocol/tasks';
 
@@ -149,7 +151,7 @@ describe('nest-mcp/testing', () => {
 
     it('takes an application: listens on an ephemeral loopback port if it does not yet, and leaves it to its owner', async () => {
       const moduleRef = await Test.createTestingModule({ imports: [InteractiveFixtureModule.forRoot()] }).compile();
-      const app = moduleRef.createNestApplication({ logger: false });
+      const app = createHttpApp(moduleRef, { logger: false });
       try {
         const client = await McpTest.createClient(app);
         expect(app.getHttpServer().listening).toBe(true);
@@ -251,10 +253,9 @@ describe('nest-mcp/testing', () => {
     it('close() ends the session: its id is refused afterwards', async () => {
       const own = await McpTest.createClient(client.app, { era: 'legacy' });
       await own.listTools();
-      const sessionHeaders = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25' };
       const sessionId = (own as unknown as { sessionId: string }).sessionId;
       await own.close();
-      const after = await fetch(own.url, { method: 'POST', headers: { ...sessionHeaders, 'mcp-session-id': sessionId }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }) });
+      const after = await postMcp(own.url, { jsonrpc: '2.0', id: 1, method: 'tools/list' }, { headers: legacySessionHeaders(sessionId), skipSchema: true });
       expect(after.status).toBe(404);
     });
   });

@@ -3,13 +3,11 @@ import { FastifyAdapter } from '@nestjs/platform-fastify';
 import type { TestingModule } from '@nestjs/testing';
 
 /**
- * The HTTP adapter every e2e app runs on: Express unless `MCP_HTTP_ADAPTER=fastify` (`npm run
+ * Whether the e2e apps run on Fastify rather than Express: `MCP_HTTP_ADAPTER=fastify` (`npm run
  * test:fastify` runs the e2e suites again that way). Suites create their apps through
  * `createHttpApp`, so one suite covers both adapters.
  */
-export const HTTP_ADAPTER: 'express' | 'fastify' = process.env.MCP_HTTP_ADAPTER === 'fastify' ? 'fastify' : 'express';
-
-export const onFastify = HTTP_ADAPTER === 'fastify';
+export const onFastify = process.env.MCP_HTTP_ADAPTER === 'fastify';
 
 /** The application of `moduleRef` on the chosen adapter. */
 export function createHttpApp<T extends INestApplication = INestApplication>(moduleRef: TestingModule, options: NestApplicationOptions = {}): T {

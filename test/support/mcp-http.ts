@@ -11,6 +11,11 @@ export const CLIENT_INFO = { name: 'nest-mcp-e2e', version: '1.0.0' };
 /* eslint-disable @typescript-eslint/no-explicit-any */
 export type Json = any;
 
+/** `value` as JSON would carry it, undefined fields dropped: what a client parsed, for schema checks and equality. */
+export function plain(value: unknown): Json {
+  return JSON.parse(JSON.stringify(value));
+}
+
 /** The standard per-request `_meta` envelope of 2026-07-28. */
 export function standardMeta(overrides: Record<string, unknown> = {}): Record<string, unknown> {
   return {
@@ -115,6 +120,28 @@ export async function postMcp(url: string, body: Json, options: PostOptions = {}
 /** Sends a standard request for `method` and returns the parsed response. */
 export function callMcp(url: string, method: string, params: Record<string, unknown> = {}, options: PostOptions & { meta?: Record<string, unknown> } = {}): Promise<McpHttpResponse> {
   return postMcp(url, rpc(method, params, { meta: options.meta }), options);
+}
+
+/** The 2025-11-25 era, which older clients speak through `initialize` and sealed sessions. */
+export const LEGACY_PROTOCOL_VERSION = '2025-11-25';
+
+/** postMcp header overrides for a 2025 client: none of the 2026-07-28 headers (it has no version to claim before `initialize`). */
+export const LEGACY_HEADERS = { 'mcp-method': undefined, 'mcp-name': undefined, 'mcp-protocol-version': undefined };
+
+/** postMcp header overrides for a request of an open 2025 session. */
+export function legacySessionHeaders(sessionId: string): Record<string, string | undefined> {
+  return { ...LEGACY_HEADERS, 'mcp-session-id': sessionId, 'mcp-protocol-version': LEGACY_PROTOCOL_VERSION };
+}
+
+/** A hand-written 2025 `initialize` request body. */
+export function legacyInitialize(protocolVersion = LEGACY_PROTOCOL_VERSION): Json {
+  return { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion, capabilities: {}, clientInfo: { name: 'raw', version: '1' } } };
+}
+
+/** POSTs a 2025 `initialize` by hand (schema left to the caller); its answer, with the session id it issued. */
+export async function openLegacySession(url: string): Promise<McpHttpResponse & { sessionId: string }> {
+  const response = await postMcp(url, legacyInitialize(), { headers: LEGACY_HEADERS, skipSchema: true });
+  return { ...response, sessionId: response.headers.get('mcp-session-id')! };
 }
 
 export interface StartedApp {
