@@ -3,8 +3,8 @@ import { Observable } from 'rxjs';
 import type { McpSettings } from '../config/mcp-settings.js';
 import type { McpCall } from '../context/mcp-call.js';
 import { MCP_SETTINGS } from '../mcp.constants.js';
-import { reportInternalError } from '../pipeline/call-pipeline.js';
-import { InternalError, InvalidParamsError, InvalidRequestError, isMcpError, MethodNotFoundError, UnsupportedProtocolVersionError } from '../protocol/mcp.error.js';
+import { asMcpError } from '../protocol/internal-error.js';
+import { InvalidParamsError, InvalidRequestError, isMcpError, MethodNotFoundError, UnsupportedProtocolVersionError } from '../protocol/mcp.error.js';
 import { META_SERVER_INFO, SUPPORTED_PROTOCOL_VERSIONS } from '../protocol/protocol.constants.js';
 import type { ClientResponse } from '../protocol/json-rpc-envelope.js';
 import { parseRequestMeta, type RequestMeta } from '../protocol/request-meta.js';
@@ -175,7 +175,7 @@ export class McpDispatcher {
         return { kind: 'response', message: { jsonrpc: '2.0', id: request.id, error: new InvalidRequestError('The request was cancelled').toJsonRpc() }, httpStatus: 200 };
       }
       // Unexpected errors are logged once; the client gets a generic message with their reference.
-      const mcpError = isMcpError(error) ? error : new InternalError(reportInternalError(this.logger, request.method, request.id, error));
+      const mcpError = asMcpError(this.logger, request.method, request.id, error);
       if (session) {
         // 2025 clients read JSON-RPC errors from a 200 response; a 4xx is a transport failure to them.
         return { kind: 'response', message: { jsonrpc: '2.0', id: request.id, error: asLegacyError(mcpError).toJsonRpc() }, httpStatus: 200 };

@@ -1,5 +1,4 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { randomBytes } from 'node:crypto';
 import { getMcpAuth } from '../auth/mcp-auth-info.js';
 import type { McpCall } from '../context/mcp-call.js';
 import type { AskInputs, McpHandlerContext } from '../context/mcp-handler.context.js';
@@ -109,16 +108,4 @@ export class McpCallPipeline {
 export function principalOf(call: McpCall): string | undefined {
   const auth = getMcpAuth(call.httpRequest);
   return auth?.subject ?? auth?.clientId;
-}
-
-/**
- * Logs an unexpected failure once, at error level with its stack, under a fresh reference, and
- * returns the only thing the client sees: a generic message quoting that reference (so a support
- * request finds the log line, while paths, hosts or SQL in the error stay on the server).
- */
-export function reportInternalError(logger: Logger, what: string, requestId: unknown, error: unknown): string {
-  const ref = randomBytes(8).toString('hex');
-  const message = error instanceof Error ? error.message : String(error);
-  logger.error(`${what} failed (request ${String(requestId)}, ref ${ref}): ${message}`, error instanceof Error ? error.stack : undefined);
-  return `Internal error (ref ${ref})`;
 }

@@ -4,7 +4,7 @@ import type { McpSettings } from '../config/mcp-settings.js';
 import type { McpCall } from '../context/mcp-call.js';
 import { MCP_SETTINGS, MCP_STORE } from '../mcp.constants.js';
 import { isValidResponse, TaskRounds, type AnsweredRound, type TaskLedgerRound } from '../mrtr/index.js';
-import { InternalError, InvalidParamsError, isMcpError } from '../protocol/mcp.error.js';
+import { InternalError, InvalidParamsError } from '../protocol/mcp.error.js';
 import { parseRequestMeta } from '../protocol/request-meta.js';
 import type { InputResponses, JsonObject, JsonRpcErrorObject, Result } from '../protocol/wire.types.js';
 import type { McpStore } from '../store/mcp-store.js';
@@ -21,7 +21,8 @@ import {
   type TaskRecord,
 } from '../tasks/task-record.js';
 import { TaskStore } from '../tasks/task-store.js';
-import { principalOf, reportInternalError } from './call-pipeline.js';
+import { principalOf } from './call-pipeline.js';
+import { asMcpError } from '../protocol/internal-error.js';
 
 /** Runs the tool's handler for one run of a task: the result, or an input_required result from TaskRounds. */
 export type TaskExecutor = (call: McpCall, rounds: TaskRounds) => Promise<Result>;
@@ -138,7 +139,7 @@ export class TaskRunner implements OnApplicationShutdown {
       )
       .catch((error: unknown) => {
         if (this.stopped) return undefined;
-        const mcpError = isMcpError(error) ? error : new InternalError(reportInternalError(this.logger, `Task ${taskId}`, record.call.requestId, error));
+        const mcpError = asMcpError(this.logger, `Task ${taskId}`, record.call.requestId, error);
         return this.change(taskId, (current, now) => finished(current, now, { error: mcpError.toJsonRpc() }));
       })
       .catch((error: unknown) => this.logger.error(`Task ${taskId}: could not record its outcome: ${(error as Error).message}`))

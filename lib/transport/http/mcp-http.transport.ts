@@ -5,9 +5,7 @@ import { MCP_SETTINGS } from '../../mcp.constants.js';
 import type { McpSettings } from '../../config/mcp-settings.js';
 import { McpDispatcher, type OutboundMessage, type TransportFacts } from '../../dispatch/mcp.dispatcher.js';
 import {
-  InternalError,
   InvalidRequestError,
-  isMcpError,
   LegacyBadRequestError,
   ModernEraDisabledError,
   NeitherEraError,
@@ -21,7 +19,7 @@ import { LegacySessions } from '../../session/legacy-sessions.js';
 import { LegacySessionFeeds } from '../../registry/legacy-session-feeds.js';
 import { classifyEra, isLegacyBodyless, type Era } from './era.js';
 import { writeStandaloneStream } from './standalone-stream.js';
-import { reportInternalError } from '../../pipeline/call-pipeline.js';
+import { asMcpError } from '../../protocol/internal-error.js';
 import { classifyMessage, type ClientResponse, type IncomingJsonRpc } from '../../protocol/json-rpc-envelope.js';
 import type { JsonRpcRequest } from '../../protocol/wire.types.js';
 import type { RequestMeta } from '../../protocol/request-meta.js';
@@ -123,7 +121,7 @@ export class McpHttpTransport implements OnModuleDestroy {
     try {
       session = await this.openSession(era.sessionId, era.version);
     } catch (error) {
-      const mcpError = isMcpError(error) ? error : new InternalError(reportInternalError(this.logger, 'session lookup', id, error));
+      const mcpError = asMcpError(this.logger, 'session lookup', id, error);
       return writeJsonRpcError(res, mcpError.httpStatus, mcpError, id);
     }
     if (message.kind === 'response') return this.answer(session, message.response, res);
@@ -183,7 +181,7 @@ export class McpHttpTransport implements OnModuleDestroy {
         const session = await this.openSession(sessionId, headerValue(req.headers, 'mcp-protocol-version'));
         await this.sessions.end(session);
       } catch (error) {
-        const mcpError = isMcpError(error) ? error : new InternalError(reportInternalError(this.logger, 'DELETE', undefined, error));
+        const mcpError = asMcpError(this.logger, 'DELETE', undefined, error);
         return writeJsonRpcError(res, mcpError.httpStatus, mcpError);
       }
       res.statusCode = 200;
@@ -213,7 +211,7 @@ export class McpHttpTransport implements OnModuleDestroy {
     try {
       session = await this.openSession(headerValue(req.headers, 'mcp-session-id'), headerValue(req.headers, 'mcp-protocol-version'));
     } catch (error) {
-      const mcpError = isMcpError(error) ? error : new InternalError(reportInternalError(this.logger, 'GET', undefined, error));
+      const mcpError = asMcpError(this.logger, 'GET', undefined, error);
       return writeJsonRpcError(res, mcpError.httpStatus, mcpError);
     }
     writeStandaloneStream(res, this.feeds.notifications(session));
