@@ -4,12 +4,13 @@
 // The request path, top to bottom. A layer may import the layers below it, never one above.
 const REQUEST_PATH = [
   { layer: 'transport', path: '^lib/transport/' },
+  { layer: 'era', path: '^lib/era/' },
   { layer: 'dispatch', path: '^lib/dispatch/' },
   { layer: 'methods', path: '^lib/(methods|pipeline)/' },
   { layer: 'invocation', path: '^lib/invocation/' },
   { layer: 'results', path: '^lib/(results|content)/' },
 ];
-const ON_PATH = '^lib/(transport|dispatch|methods|pipeline|invocation|results|content)/';
+const ON_PATH = '^lib/(transport|era|dispatch|methods|pipeline|invocation|results|content)/';
 // The composition root: the module and the public index wire every layer together.
 const ROOT = '^lib/(mcp\\.module|index)\\.ts$';
 const SPEC = '\\.(spec|e2e-spec)\\.ts$';

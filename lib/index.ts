@@ -19,7 +19,7 @@ export {
   type McpCustomMethodOptions,
 } from './registry/custom-methods.js';
 export { McpDispatcher } from './dispatch/mcp.dispatcher.js';
-export { ClientAnswerError, ClientAnswerTimeoutError } from './dispatch/client-requests.js';
+export { ClientAnswerError, ClientAnswerTimeoutError } from './era/index.js';
 export { McpToolError } from './results/tool-error.js';
 export { ElicitResult, ElicitationSchemaBuilder } from './elicitation/index.js';
 export { InputRequiredSignal, isInputRequiredSignal } from './mrtr/input-required.signal.js';

@@ -22,6 +22,8 @@ export const MCP_STORE = Symbol('MCP_STORE');
 export const MCP_SEAL_SECRET = Symbol('MCP_SEAL_SECRET');
 /** DI token of the RequestStateServices that InputRounds works with. @internal */
 export const REQUEST_STATE_SERVICES = Symbol('REQUEST_STATE_SERVICES');
+/** DI token of the era that frames requests handed to the dispatcher without one (2026-07-28's). @internal */
+export const MCP_MODERN_ERA = Symbol('MCP_MODERN_ERA');
 /** DI token of the provider that points the controller at the configured endpoint. @internal */
 export const MCP_ENDPOINT_BINDING = Symbol('MCP_ENDPOINT_BINDING');
 

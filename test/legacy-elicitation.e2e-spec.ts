@@ -4,7 +4,7 @@ import type { INestApplication } from '@nestjs/common';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { CancelledNotificationSchema, CreateMessageRequestSchema, ElicitRequestSchema, ListRootsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
-import { McpDispatcher } from '../lib/index.js';
+import { McpEras } from '../lib/era/index.js';
 import { BillingService } from '../sample/tools/billing.service.js';
 import { startInteractiveApp } from './src/interactive-fixture.module.js';
 import { watchState } from './src/interactive-fixture.tools.js';
@@ -25,7 +25,7 @@ interface Connected {
 describe('elicit() for 2025 clients: server→client requests on the call stream (v1 SDK, HTTP)', () => {
   let app: INestApplication;
   let url: string;
-  let dispatcher: McpDispatcher;
+  let eras: McpEras;
   // Every message the server sent, streams read as they arrive (the standalone GET stream never ends on its own).
   const wire = new WireRecorder();
   const clients: Client[] = [];
@@ -35,7 +35,7 @@ describe('elicit() for 2025 clients: server→client requests on the call stream
 
   beforeAll(async () => {
     ({ app, url } = await startInteractiveApp({ session: { inputTimeout: 'PT2S' }, logger }));
-    dispatcher = app.get(McpDispatcher);
+    eras = app.get(McpEras);
   });
 
   afterAll(async () => {
@@ -74,7 +74,7 @@ describe('elicit() for 2025 clients: server→client requests on the call stream
         requestedSchema: expect.objectContaining({ type: 'object', required: ['name', 'email'] }),
       }),
     );
-    expect(dispatcher.awaitedClientAnswers).toBe(0);
+    expect(eras.awaitedClientAnswers).toBe(0);
   });
 
   it('two questions in two rounds; the side effect after the last one runs once', async () => {
@@ -145,7 +145,7 @@ describe('elicit() for 2025 clients: server→client requests on the call stream
     expect((error as McpError).code).toBe(-31008);
     expect((error as McpError).message).toContain('did not answer elicitation/create within 2000 ms');
     expect(cancelledSeen).toBe(true);
-    expect(dispatcher.awaitedClientAnswers).toBe(0);
+    expect(eras.awaitedClientAnswers).toBe(0);
   });
 
   async function pendingQuestionEndedBy(end: (client: Client, transport: StreamableHTTPClientTransport, controller: AbortController) => Promise<void>) {
@@ -160,11 +160,11 @@ describe('elicit() for 2025 clients: server→client requests on the call stream
     });
     const call = client.callTool({ name: 'watched-question', arguments: {} }, undefined, { signal: controller.signal }).catch(() => undefined);
     await askedOnce;
-    expect(dispatcher.awaitedClientAnswers).toBe(1);
+    expect(eras.awaitedClientAnswers).toBe(1);
     await end(client, transport, controller);
     await call;
-    await until(() => dispatcher.awaitedClientAnswers === 0 && watchState.aborted !== 0, 5000);
-    expect(dispatcher.awaitedClientAnswers).toBe(0);
+    await until(() => eras.awaitedClientAnswers === 0 && watchState.aborted !== 0, 5000);
+    expect(eras.awaitedClientAnswers).toBe(0);
     expect(watchState.aborted).toBe(1);
     expect(watchState.runs).toBe(1);
   }

@@ -4,7 +4,7 @@ import type { INestApplication } from '@nestjs/common';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
-import { McpDispatcher } from '../lib/index.js';
+import { McpEras } from '../lib/era/index.js';
 import { BillingService } from '../sample/tools/billing.service.js';
 import { randomSecret } from './support/interactive-http.js';
 import { findBinary, missingBinary, startNginx, type LocalService } from './support/local-services.js';
@@ -70,6 +70,6 @@ describe('2025 sessions behind nginx, two instances (hash $http_mcp_session_id c
     // Every upgrade charged exactly once, and both instances held sessions (16 sessions hashed over 2).
     expect(charges[0] + charges[1]).toBe(SESSIONS);
     expect(charges.every((count) => count > 0)).toBe(true);
-    expect(apps.map((app) => app.get(McpDispatcher).awaitedClientAnswers)).toEqual([0, 0]);
+    expect(apps.map((app) => app.get(McpEras).awaitedClientAnswers)).toEqual([0, 0]);
   }, 120_000);
 });

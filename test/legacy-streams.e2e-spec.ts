@@ -12,7 +12,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { McpCustomMethods, McpModule, McpRegistry, McpResource, McpTool, ToolContext, type McpToolContext } from '../lib/index.js';
 import { MCP_SEAL_SECRET } from '../lib/mcp.constants.js';
-import { LegacySessionCodec } from '../lib/session/legacy-session.js';
+import { LegacySessionCodec } from '../lib/era/session.js';
 import { callMcp, LEGACY_PROTOCOL_VERSION, legacySessionHeaders, openLegacySession, postMcp, rpc, startApp, type Json, type StartedApp } from './support/mcp-http.js';
 import { assertLegacyServerMessage } from './support/wire-schema.js';
 import { WireRecorder } from './support/wire-recorder.js';

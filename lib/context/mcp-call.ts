@@ -1,6 +1,5 @@
 import type { RequestMeta } from '../protocol/request-meta.js';
 import type { JsonRpcNotification, JsonRpcRequest } from '../protocol/wire.types.js';
-import type { LegacySession } from '../session/legacy-session.js';
 import type { ProgressSink } from '../progress/index.js';
 
 /**
@@ -22,6 +21,6 @@ export interface McpCall {
   startTask?: () => never;
   /** The HTTP request when served over HTTP. */
   httpRequest?: unknown;
-  /** The 2025-era session the request belongs to; absent for 2026-07-28 requests. */
-  session?: LegacySession;
+  /** The 2025 session the request belongs to; absent for 2026-07-28 requests. */
+  sessionId?: string;
 }

@@ -65,7 +65,7 @@ export abstract class McpHandlerContext {
     return getMcpAuth(this.call.httpRequest);
   }
   get sessionId(): string | undefined {
-    return this.call.session?.id;
+    return this.call.sessionId;
   }
 
   sendNotification(method: string, params?: JsonObject): void {

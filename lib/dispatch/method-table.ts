@@ -38,7 +38,7 @@ export class MethodTable implements OnModuleInit {
         this.routes.set(options.method, { ...options, serve: instance[name].bind(instance) });
       }
     }
-    this.custom.reserve([...this.routes.keys(), 'initialize', 'ping']);
+    this.custom.reserve(this.routes.keys());
   }
 
   get(method: string): MethodRoute | undefined {

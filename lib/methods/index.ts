@@ -1,6 +1,5 @@
 import { CompletionMethods } from './completion.methods.js';
 import { DiscoverMethods } from './discover.methods.js';
-import { LegacySubscriptionsMethods } from './legacy-subscriptions.methods.js';
 import { PromptsMethods } from './prompts.methods.js';
 import { ResourcesMethods } from './resources.methods.js';
 import { SkillsMethods } from './skills.methods.js';
@@ -16,7 +15,6 @@ export const MCP_METHOD_FAMILIES = [
   ResourcesMethods,
   CompletionMethods,
   SubscriptionsMethods,
-  LegacySubscriptionsMethods,
   TasksMethods,
   SkillsMethods,
 ];

@@ -4,20 +4,8 @@ import type { Subscription } from 'rxjs';
 import { MCP_SETTINGS } from '../../mcp.constants.js';
 import type { McpSettings } from '../../config/mcp-settings.js';
 import { McpDispatcher, type OutboundMessage, type TransportFacts } from '../../dispatch/mcp.dispatcher.js';
-import {
-  InvalidRequestError,
-  LegacyBadRequestError,
-  ModernEraDisabledError,
-  NeitherEraError,
-  ShuttingDownError,
-  UnsupportedProtocolVersionError,
-} from '../../protocol/mcp.error.js';
-import { LEGACY_PROTOCOL_VERSIONS } from '../../protocol/protocol.constants.js';
-import { LegacyLifecycle } from '../../dispatch/legacy-lifecycle.js';
-import type { LegacySession } from '../../session/legacy-session.js';
-import { LegacySessions } from '../../session/legacy-sessions.js';
-import { LegacySessionFeeds } from '../../registry/legacy-session-feeds.js';
-import { classifyEra, isLegacyBodyless, type Era } from './era.js';
+import { InvalidRequestError, NeitherEraError, ShuttingDownError } from '../../protocol/mcp.error.js';
+import { McpEras, type EraClues, type LegacySession } from '../../era/index.js';
 import { writeStandaloneStream } from './standalone-stream.js';
 import { asMcpError } from '../../protocol/internal-error.js';
 import { classifyMessage, type ClientResponse, type IncomingJsonRpc } from '../../protocol/json-rpc-envelope.js';
@@ -49,14 +37,13 @@ export class McpHttpTransport implements OnModuleDestroy {
     @Inject(MCP_SETTINGS) private readonly settings: McpSettings,
     private readonly registry: McpRegistry,
     private readonly origins: OriginPolicy,
-    private readonly lifecycle: LegacyLifecycle,
-    private readonly sessions: LegacySessions,
-    private readonly feeds: LegacySessionFeeds,
+    private readonly eras: McpEras,
   ) {}
 
   handlePost(req: HttpRequest, res: ServerResponse): void {
     const message = classifyMessage(req.body);
-    const era = this.admit(classifyEra(message, req.headers), message);
+    const clues = eraClues(req);
+    const era = this.eras.classify(message, clues);
     switch (era.era) {
       case 'refused':
         return writeJsonRpcError(res, era.error.httpStatus, era.error, requestIdOf(message));
@@ -65,25 +52,10 @@ export class McpHttpTransport implements OnModuleDestroy {
       case 'initialize':
         return this.initialize(message as Extract<IncomingJsonRpc, { kind: 'request' }>, res);
       case 'legacy':
-        return void this.serveLegacy(message, era, req, res);
+        return void this.serveLegacy(message, clues, req, res);
       case 'modern':
         return this.serveModern(message, req, res);
     }
-  }
-
-  /** Applies `protocol`: an era the endpoint does not serve is refused with the versions it does. */
-  private admit(era: Era, message: IncomingJsonRpc): Era {
-    const posture = this.settings.protocol;
-    if (posture === 'modern' && (era.era === 'initialize' || era.era === 'legacy')) {
-      if (message.kind === 'notification') return { era: 'modern' };
-      const requested = era.era === 'initialize' ? (message as Extract<IncomingJsonRpc, { kind: 'request' }>).request.params?.protocolVersion : era.version;
-      return { era: 'refused', error: new UnsupportedProtocolVersionError(typeof requested === 'string' ? requested : '') };
-    }
-    if (posture === 'legacy') {
-      if (era.era === 'neither') return { era: 'legacy', sessionId: undefined, version: undefined };
-      if (era.era === 'modern' && message.kind === 'request') return { era: 'refused', error: new ModernEraDisabledError() };
-    }
-    return era;
   }
 
   private serveModern(message: IncomingJsonRpc, req: HttpRequest, res: ServerResponse): void {
@@ -107,7 +79,7 @@ export class McpHttpTransport implements OnModuleDestroy {
   /** 2025 `initialize`: a new sealed session, its id in `Mcp-Session-Id`. */
   private initialize(incoming: Extract<IncomingJsonRpc, { kind: 'request' }>, res: ServerResponse): void {
     if (this.draining) return this.refuseWhileDraining(res, incoming.request);
-    const outcome = this.lifecycle.initialize(incoming.request);
+    const outcome = this.eras.initialize(incoming.request);
     writeJson(res, outcome.httpStatus, outcome.message, outcome.sessionId ? { 'Mcp-Session-Id': outcome.sessionId } : {});
   }
 
@@ -115,11 +87,11 @@ export class McpHttpTransport implements OnModuleDestroy {
    * A message of a 2025 session: the session must be named, live, and the version header (when sent)
    * one of the 2025 revisions (transports §Session Management, §Protocol Version Header).
    */
-  private async serveLegacy(message: IncomingJsonRpc, era: Extract<Era, { era: 'legacy' }>, req: HttpRequest, res: ServerResponse): Promise<void> {
+  private async serveLegacy(message: IncomingJsonRpc, clues: EraClues, req: HttpRequest, res: ServerResponse): Promise<void> {
     const id = requestIdOf(message);
     let session: LegacySession;
     try {
-      session = await this.openSession(era.sessionId, era.version);
+      session = await this.eras.open(clues);
     } catch (error) {
       const mcpError = asMcpError(this.logger, 'session lookup', id, error);
       return writeJsonRpcError(res, mcpError.httpStatus, mcpError, id);
@@ -132,7 +104,7 @@ export class McpHttpTransport implements OnModuleDestroy {
       return accepted(res);
     }
     if (this.draining) return this.refuseWhileDraining(res, message.request);
-    this.serve(message.request, req, res, { httpRequest: req, session, cancellationScope: session.id });
+    this.serve(message.request, req, res, { httpRequest: req, era: this.eras.callEra(session), cancellationScope: session.id });
   }
 
   /**
@@ -142,16 +114,8 @@ export class McpHttpTransport implements OnModuleDestroy {
    * transports §Sending Messages to the Server).
    */
   private answer(session: LegacySession, response: ClientResponse, res: ServerResponse): void {
-    if (this.dispatcher.answer(session, response)) return accepted(res);
+    if (this.eras.answer(session, response)) return accepted(res);
     writeJsonRpcError(res, 400, new InvalidRequestError(UNAWAITED_RESPONSE));
-  }
-
-  private async openSession(sessionId: string | undefined, version: string | undefined): Promise<LegacySession> {
-    if (version !== undefined && !LEGACY_PROTOCOL_VERSIONS.includes(version)) {
-      throw new LegacyBadRequestError(`Unsupported protocol version: ${version} (supported versions: ${LEGACY_PROTOCOL_VERSIONS.join(', ')})`);
-    }
-    if (sessionId === undefined) throw new LegacyBadRequestError('Mcp-Session-Id header is required (send initialize first)');
-    return this.sessions.resolve(sessionId);
   }
 
   private refuseWhileDraining(res: ServerResponse, request: JsonRpcRequest): void {
@@ -174,12 +138,11 @@ export class McpHttpTransport implements OnModuleDestroy {
    * `Mcp-Session-Id` ends a 2025 session (200); the rest is 405.
    */
   async handleOtherMethod(req: HttpRequest, res: ServerResponse): Promise<void> {
-    const sessionId = headerValue(req.headers, 'mcp-session-id');
-    if (req.method === 'GET' && isLegacyBodyless(req.headers, this.settings.protocol)) return this.openStandaloneStream(req, res);
-    if (req.method === 'DELETE' && sessionId !== undefined && this.settings.protocol !== 'modern') {
+    const clues = eraClues(req);
+    if (req.method === 'GET' && this.eras.isSessionRequest(clues)) return this.openStandaloneStream(req, res, clues);
+    if (req.method === 'DELETE' && clues.sessionId !== undefined && this.settings.protocol !== 'modern') {
       try {
-        const session = await this.openSession(sessionId, headerValue(req.headers, 'mcp-protocol-version'));
-        await this.sessions.end(session);
+        await this.eras.end(await this.eras.open(clues));
       } catch (error) {
         const mcpError = asMcpError(this.logger, 'DELETE', undefined, error);
         return writeJsonRpcError(res, mcpError.httpStatus, mcpError);
@@ -197,7 +160,7 @@ export class McpHttpTransport implements OnModuleDestroy {
    * are (400 without `Mcp-Session-Id`, 404 unknown or ended), then the session's notifications
    * (LegacySessionFeeds) as an SSE stream; a second stream for the session is refused 409.
    */
-  private async openStandaloneStream(req: HttpRequest, res: ServerResponse): Promise<void> {
+  private async openStandaloneStream(req: HttpRequest, res: ServerResponse, clues: EraClues): Promise<void> {
     const foreign = originRefusal(req, this.origins);
     if (foreign) return writeJsonRpcError(res, foreign.status, foreign.error);
     if (!acceptOffers(headerValue(req.headers, 'accept'), 'text/event-stream')) {
@@ -209,12 +172,12 @@ export class McpHttpTransport implements OnModuleDestroy {
     }
     let session: LegacySession;
     try {
-      session = await this.openSession(headerValue(req.headers, 'mcp-session-id'), headerValue(req.headers, 'mcp-protocol-version'));
+      session = await this.eras.open(clues);
     } catch (error) {
       const mcpError = asMcpError(this.logger, 'GET', undefined, error);
       return writeJsonRpcError(res, mcpError.httpStatus, mcpError);
     }
-    writeStandaloneStream(res, this.feeds.notifications(session));
+    writeStandaloneStream(res, this.eras.notifications(session));
   }
 
   private validateHeaders(req: HttpRequest, request: JsonRpcRequest, meta: RequestMeta): void {
@@ -282,6 +245,11 @@ const UNAWAITED_RESPONSE =
 function refuseResponses(incoming: IncomingJsonRpc): Exclude<IncomingJsonRpc, { kind: 'response' }> {
   if (incoming.kind !== 'response') return incoming;
   return { kind: 'invalid', error: new InvalidRequestError('Invalid Request: clients must not send JSON-RPC responses'), id: incoming.id };
+}
+
+/** What the headers say of a message's era. */
+function eraClues(req: HttpRequest): EraClues {
+  return { version: headerValue(req.headers, 'mcp-protocol-version'), sessionId: headerValue(req.headers, 'mcp-session-id') };
 }
 
 function requestIdOf(message: IncomingJsonRpc): JsonRpcRequest['id'] | undefined {

@@ -7,8 +7,7 @@ import type { McpSettings } from '../../config/mcp-settings.js';
 import { MCP_SETTINGS } from '../../mcp.constants.js';
 import { McpDispatcher } from '../../dispatch/mcp.dispatcher.js';
 import { McpStdioTransport } from './mcp-stdio.transport.js';
-import { LegacyLifecycle } from '../../dispatch/legacy-lifecycle.js';
-import { LegacySessionFeeds } from '../../registry/legacy-session-feeds.js';
+import { McpEras } from '../../era/index.js';
 import { StderrConsoleLogger } from './stderr-console.logger.js';
 
 /** After the application closed, how long listen streams get to write their completion result. */
@@ -86,15 +85,7 @@ export async function bootstrapStdio(module: Type | object, options: StdioBootst
     throw new Error('bootstrapStdio: the module does not import McpModule (no McpDispatcher found)', { cause: error });
   }
   const settings = app.get<McpSettings>(MCP_SETTINGS, { strict: false });
-  // 2025 clients open the pipe with initialize, unless the endpoint serves 2026-07-28 only.
-  const transport = new McpStdioTransport(
-    dispatcher,
-    input,
-    output,
-    settings.protocol === 'modern'
-      ? { protocol: 'modern' }
-      : { protocol: settings.protocol, lifecycle: app.get(LegacyLifecycle, { strict: false }), feeds: app.get(LegacySessionFeeds, { strict: false }) },
-  );
+  const transport = new McpStdioTransport(dispatcher, input, output, app.get(McpEras, { strict: false }));
   const drainTimeoutMs = options.drainTimeoutMs ?? settings.limits.shutdownTimeoutMs;
   const exitOnClose = options.exitOnClose ?? true;
 

@@ -1,3 +1,3 @@
 export { bootstrapStdio, type McpStdioServer, type StdioBootstrapOptions } from './bootstrap-stdio.js';
-export { McpStdioTransport, type StdioEraSupport } from './mcp-stdio.transport.js';
+export { McpStdioTransport } from './mcp-stdio.transport.js';
 export { StderrConsoleLogger } from './stderr-console.logger.js';

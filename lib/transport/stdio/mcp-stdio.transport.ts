@@ -3,29 +3,15 @@ import { createInterface, type Interface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
 import { finalize, type Subscription } from 'rxjs';
 import type { McpDispatcher, OutboundMessage, TransportFacts } from '../../dispatch/mcp.dispatcher.js';
-import type { LegacyLifecycle } from '../../dispatch/legacy-lifecycle.js';
-import type { McpProtocolPosture } from '../../interfaces/mcp-module-options.interface.js';
-import type { LegacySessionFeeds } from '../../registry/legacy-session-feeds.js';
-import type { LegacySession } from '../../session/legacy-session.js';
+import type { McpEras, LegacySession } from '../../era/index.js';
 import { requestIdKey as keyOf } from '../../dispatch/request-id-key.js';
 import { InvalidRequestError, ModernEraDisabledError, UnsupportedProtocolVersionError, type McpError } from '../../protocol/mcp.error.js';
-import type { JsonObject, JsonRpcMessage, JsonRpcRequest, RequestId } from '../../protocol/wire.types.js';
+import type { JsonObject, JsonRpcMessage, JsonRpcRequest } from '../../protocol/wire.types.js';
 import { classifyLine } from './stdio-message.js';
-import { hasModernClaim } from './stdio-era.js';
 
 const LISTEN_METHOD = 'subscriptions/listen';
 /** Keeps this pipe's request ids apart from other clients' in the dispatcher (ids are unique per client only). */
 const STDIO_SCOPE = 'stdio';
-
-/** What the pipe needs to serve 2025 clients, and which eras it serves. */
-export interface StdioEraSupport {
-  /** Serves 2025 `initialize`; without it the pipe speaks 2026-07-28 only. */
-  lifecycle?: LegacyLifecycle;
-  /** The 2025 session's unsolicited notifications (list_changed, resources/updated), written to the pipe after initialize. */
-  feeds?: LegacySessionFeeds;
-  /** `mocapi.protocol`: 'legacy' refuses 2026-07-28 requests, 'modern' refuses initialize (as on HTTP). Default 'dual'. */
-  protocol?: McpProtocolPosture;
-}
 
 /** One request being served. */
 interface InFlight {
@@ -55,7 +41,7 @@ export class McpStdioTransport {
    * The era the pipe is pinned to by its first message (legacy digest §1.5): `initialize` opens a
    * 2025 session for the pipe's lifetime; a request with the 2026-07-28 `_meta` pins it modern.
    */
-  private era: 'unpinned' | 'modern' | 'legacy' = 'unpinned';
+  private pinned: 'unpinned' | 'modern' | 'legacy' = 'unpinned';
   private session?: LegacySession;
   /** The 2025 session's notifications going to the pipe, from initialize until the pipe closes. */
   private sessionFeed?: Subscription;
@@ -67,7 +53,7 @@ export class McpStdioTransport {
     private readonly dispatcher: McpDispatcher,
     private readonly input: Readable,
     private readonly output: Writable,
-    private readonly eras: StdioEraSupport = {},
+    private readonly eras: McpEras,
   ) {}
 
   /** Starts reading lines. readline buffers partial lines and treats `\r\n` as one line break. */
@@ -150,7 +136,7 @@ export class McpStdioTransport {
       case 'response':
         // The answer to a question of a 2025 call. An unknown one is only logged: answering it with
         // an error could collide with a pending request of the client under the same id.
-        if (!this.session || !this.dispatcher.answer(this.session, incoming.response)) {
+        if (!this.session || !this.eras.answer(this.session, incoming.response)) {
           this.logger.debug(`Ignoring a JSON-RPC response no call awaits (id ${String(incoming.id)})`);
         }
         return;
@@ -169,49 +155,45 @@ export class McpStdioTransport {
   }
 
   /**
-   * Pins the era on the first request; answers `initialize` and refused eras itself. Undefined when
-   * the request was answered here, else whether it claims 2026-07-28 (for serve() to reuse).
+   * The era of a request, as on HTTP (`McpEras.classify`, `mocapi.protocol` applied), on a pipe that
+   * is its own session: `initialize` pins it to 2025 for its lifetime, a first request with the
+   * 2026-07-28 `_meta` pins it modern (legacy digest §1.5); a pinned pipe refuses `initialize`.
+   * Answers what is refused or `initialize` itself; else hands back the facts to serve the request with.
    */
-  private pin(request: JsonRpcRequest): { modern: boolean } | undefined {
-    const modern = hasModernClaim(request);
-    const initialize = request.method === 'initialize' && !modern;
-    const refusal = this.refusal(request, modern, initialize);
+  private pin(request: JsonRpcRequest): TransportFacts | undefined {
+    const verdict = this.eras.classify({ kind: 'request', request }, { sessionId: this.session?.id });
+    const refusal = verdict.era === 'refused' ? verdict.error : this.refusal(request, verdict.era);
     if (refusal) {
       this.write({ jsonrpc: '2.0', id: request.id, error: refusal.toJsonRpc() });
       return undefined;
     }
-    if (initialize) {
+    if (verdict.era === 'initialize') {
       this.initialize(request);
       return undefined;
     }
+    if (verdict.era === 'legacy') return { cancellationScope: STDIO_SCOPE, era: this.eras.callEra(this.session!) };
     // A server/discover probe does not pin: a dual-era client may still fall back to initialize.
-    if (this.era === 'unpinned' && modern && request.method !== 'server/discover') this.era = 'modern';
-    return { modern };
+    if (this.pinned === 'unpinned' && verdict.era === 'modern' && request.method !== 'server/discover') this.pinned = 'modern';
+    // A request with no claim at all is served as 2026-07-28's, which tells it what its envelope lacks.
+    return { cancellationScope: STDIO_SCOPE };
   }
 
-  /**
-   * `protocol` applied as on HTTP: 'legacy' refuses 2026-07-28 requests (and anything before
-   * initialize) with ModernEraDisabledError; 'modern' and a pipe pinned modern answer initialize
-   * with UnsupportedProtocolVersionError; a second initialize is an invalid request.
-   */
-  private refusal(request: JsonRpcRequest, modern: boolean, initialize: boolean): McpError | undefined {
-    if (this.eras.protocol === 'legacy' && !initialize && (modern || this.era !== 'legacy')) return new ModernEraDisabledError();
-    if (!initialize) return undefined;
-    if (this.era === 'legacy') return new InvalidRequestError('Invalid Request: the session is already initialized');
-    if (this.era === 'modern' || !this.eras.lifecycle || this.eras.protocol === 'modern') {
-      return new UnsupportedProtocolVersionError(String(request.params?.protocolVersion ?? ''));
-    }
+  /** What only a pipe refuses: a second initialize, initialize on a pipe pinned modern, a session's request before initialize. */
+  private refusal(request: JsonRpcRequest, era: 'modern' | 'initialize' | 'legacy' | 'neither'): McpError | undefined {
+    if (era === 'initialize' && this.pinned === 'legacy') return new InvalidRequestError('Invalid Request: the session is already initialized');
+    if (era === 'initialize' && this.pinned === 'modern') return new UnsupportedProtocolVersionError(String(request.params?.protocolVersion ?? ''));
+    if (era === 'legacy' && !this.session) return new ModernEraDisabledError();
     return undefined;
   }
 
   /** 2025 `initialize`: the pipe holds the new session for its lifetime, and its notifications start. */
   private initialize(request: JsonRpcRequest): void {
-    const outcome = this.eras.lifecycle!.initialize(request);
+    const outcome = this.eras.initialize(request);
     this.write(outcome.message);
     if (!outcome.session) return;
-    this.era = 'legacy';
+    this.pinned = 'legacy';
     this.session = outcome.session;
-    this.sessionFeed = this.eras.feeds?.notifications(outcome.session).subscribe({
+    this.sessionFeed = this.eras.notifications(outcome.session).subscribe({
       next: (notification) => this.write(notification),
       // Only a second subscriber is refused, and this pipe is the session's one holder.
       error: (error: unknown) => this.logger.warn(`The session's notifications stopped: ${error instanceof Error ? error.message : String(error)}`),
@@ -219,8 +201,8 @@ export class McpStdioTransport {
   }
 
   private serve(request: JsonRpcRequest): void {
-    const pinned = this.pin(request);
-    if (!pinned) return;
+    const facts = this.pin(request);
+    if (!facts) return;
     const key = keyOf(request.id);
     if (this.inFlight.has(key)) {
       this.write({ jsonrpc: '2.0', id: request.id, error: new InvalidRequestError(`Invalid Request: request id ${JSON.stringify(request.id)} is already in use`).toJsonRpc() });
@@ -231,7 +213,6 @@ export class McpStdioTransport {
     const call: InFlight = { method: request.method, done };
     this.inFlight.set(key, call);
     // No header checks on stdio: all metadata is in `_meta` (or the session). The scope lets notifications/cancelled find the call.
-    const facts: TransportFacts = this.era === 'legacy' && !pinned.modern ? { cancellationScope: STDIO_SCOPE, session: this.session } : { cancellationScope: STDIO_SCOPE };
     call.subscription = this.dispatcher
       .dispatch(request, facts)
       .pipe(

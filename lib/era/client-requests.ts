@@ -4,7 +4,7 @@ import { McpError, McpServerErrorCode } from '../protocol/mcp.error.js';
 import { JsonRpcErrorCode } from '../protocol/protocol.constants.js';
 import { isPlainObject } from '../protocol/json-value.js';
 import type { JsonObject, JsonRpcErrorObject, JsonRpcNotification, JsonRpcRequest, RequestId } from '../protocol/wire.types.js';
-import { scopedRequestKey } from './in-flight-requests.js';
+import { scopedRequestKey } from '../dispatch/in-flight-requests.js';
 
 /** How one server→client request is sent and how long its answer is awaited. */
 export interface ClientRequestOptions {

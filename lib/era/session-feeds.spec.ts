@@ -1,11 +1,11 @@
 import { describe, expect, it } from '@jest/globals';
 import { randomBytes } from 'node:crypto';
 import { firstValueFrom, toArray } from 'rxjs';
-import { LegacySessionCodec } from '../session/legacy-session.js';
-import { LegacySessions } from '../session/legacy-sessions.js';
+import { LegacySessionCodec } from './session.js';
+import { LegacySessions } from './sessions.js';
 import { InMemoryMcpStore } from '../store/in-memory-mcp-store.js';
-import { LegacySessionFeeds, MAX_SUBSCRIPTIONS_PER_SESSION } from './legacy-session-feeds.js';
-import { McpRegistry } from './mcp.registry.js';
+import { LegacySessionFeeds, MAX_SUBSCRIPTIONS_PER_SESSION } from './session-feeds.js';
+import { McpRegistry } from '../registry/mcp.registry.js';
 
 function setup(ttlMs = 60_000) {
   const codec = new LegacySessionCodec(randomBytes(32), ttlMs);

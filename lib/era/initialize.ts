@@ -7,9 +7,9 @@ import { LEGACY_PROTOCOL_VERSIONS } from '../protocol/protocol.constants.js';
 import type { ClientCapabilities, Implementation, JsonObject, JsonRpcRequest, JsonRpcResponse, ServerCapabilities } from '../protocol/wire.types.js';
 import { McpCustomMethods } from '../registry/custom-methods.js';
 import { McpRegistry } from '../registry/mcp.registry.js';
-import type { LegacySession } from '../session/legacy-session.js';
-import { LegacySessions } from '../session/legacy-sessions.js';
-import { asLegacyWire } from './legacy-renderer.js';
+import type { LegacySession } from './session.js';
+import { LegacySessions } from './sessions.js';
+import { asLegacyWire } from './render-2025.js';
 
 /** The answer to `initialize`: the response, its HTTP status, and the new session's id on success. */
 export interface InitializeOutcome {

@@ -2,10 +2,10 @@ import { Injectable, type OnModuleDestroy } from '@nestjs/common';
 import { Observable, type Subscriber, type Subscription } from 'rxjs';
 import { InvalidParamsError, StandaloneStreamConflictError } from '../protocol/mcp.error.js';
 import type { JsonRpcNotification } from '../protocol/wire.types.js';
-import { LegacySessionCodec, type LegacySession } from '../session/legacy-session.js';
-import { LegacySessions } from '../session/legacy-sessions.js';
-import { coversUri, LIST_CHANGED_METHODS } from './change-notifications.js';
-import { McpRegistry, type McpChange } from './mcp.registry.js';
+import { LegacySessionCodec, type LegacySession } from './session.js';
+import { LegacySessions } from './sessions.js';
+import { coversUri, LIST_CHANGED_METHODS } from '../registry/change-notifications.js';
+import { McpRegistry, type McpChange } from '../registry/mcp.registry.js';
 
 /** Most resources one session may subscribe to: the set is held in memory. */
 export const MAX_SUBSCRIPTIONS_PER_SESSION = 256;

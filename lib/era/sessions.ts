@@ -4,7 +4,7 @@ import type { McpSettings } from '../config/mcp-settings.js';
 import { MCP_SEAL_SECRET, MCP_SETTINGS, MCP_STORE } from '../mcp.constants.js';
 import { SessionNotFoundError } from '../protocol/mcp.error.js';
 import type { McpStore } from '../store/mcp-store.js';
-import { LegacySessionCodec, type LegacySession } from './legacy-session.js';
+import { LegacySessionCodec, type LegacySession } from './session.js';
 
 const ENDED_PREFIX = 'session-ended:';
 /** Opened session ids kept, so a busy client's requests skip the AES-GCM open; oldest dropped first. */

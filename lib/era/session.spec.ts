@@ -2,8 +2,8 @@ import { describe, expect, it } from '@jest/globals';
 import { randomBytes } from 'node:crypto';
 import { RequestStateCodec } from '../mrtr/request-state.codec.js';
 import { InMemoryMcpStore } from '../store/in-memory-mcp-store.js';
-import { LegacySessionCodec, MAX_SESSION_ID_LENGTH } from './legacy-session.js';
-import { LegacySessions } from './legacy-sessions.js';
+import { LegacySessionCodec, MAX_SESSION_ID_LENGTH } from './session.js';
+import { LegacySessions } from './sessions.js';
 
 const FIELDS = { protocolVersion: '2025-11-25', clientCapabilities: { elicitation: {} }, clientInfo: { name: 'c', version: '1' } };
 

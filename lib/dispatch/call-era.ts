@@ -1,0 +1,53 @@
+import type { McpError } from '../protocol/mcp.error.js';
+import type { RequestMeta } from '../protocol/request-meta.js';
+import type { JsonObject, JsonRpcErrorObject, JsonRpcNotification, JsonRpcRequest, JsonRpcResponse, Result } from '../protocol/wire.types.js';
+import type { MethodRoute } from './method-table.js';
+
+/**
+ * One message out: a notification or (2025 sessions only) a server→client request on the request's
+ * stream, or the final response with its HTTP status.
+ */
+export type OutboundMessage =
+  | { kind: 'notification'; message: JsonRpcNotification }
+  | { kind: 'request'; message: JsonRpcRequest }
+  | { kind: 'response'; message: JsonRpcResponse; httpStatus: number };
+
+/** What the era's steps may use of the call being served. */
+export interface EraCall {
+  request: JsonRpcRequest;
+  params: JsonObject;
+  signal: AbortSignal;
+  /** Writes on the call's own stream. */
+  emit(outbound: OutboundMessage): void;
+}
+
+/**
+ * How one protocol era frames a call: its envelope, its own methods, its input rounds, its wire. The
+ * dispatcher asks the era it is handed at each of these points and never which era it is; the two
+ * implementations (2026-07-28 requests, 2025 sessions) live in `era/`, above the dispatcher.
+ */
+export interface CallEra {
+  /** The `@RpcMethod({ era })` name of the methods it may route to. */
+  readonly name: 'modern' | 'legacy';
+  /** The 2025 session the call belongs to (`ctx.sessionId`); none for 2026-07-28 requests. */
+  readonly sessionId?: string;
+  /**
+   * The request's envelope (version, client capabilities, progress token); throws an McpError to
+   * refuse it. `checkTransport` (HTTP headers against the body) runs once the envelope is read.
+   */
+  envelope(call: EraCall, checkTransport?: (meta: RequestMeta) => void): RequestMeta;
+  /** Answers a method the era serves itself (2025: ping, resource subscriptions); undefined for the rest. */
+  ownMethod(call: EraCall): Result | undefined;
+  /** The call's notifications as the era sends them. */
+  notifier(call: EraCall): (message: JsonRpcNotification) => void;
+  /**
+   * Runs the routed method through the era's input rounds: 2026-07-28 answers `input_required` to
+   * the client; a 2025 session asks the client on the stream and runs the method again. `serve` runs
+   * the method once, within the call's time limit.
+   */
+  rounds(route: MethodRoute, call: EraCall, serve: (params: JsonObject) => Promise<Result>): Promise<Result>;
+  /** A result as the era's wire has it. */
+  render(method: string, result: Result): Result;
+  /** An error as the era's wire has it, with the HTTP status of its response. */
+  renderError(error: McpError): { error: JsonRpcErrorObject; httpStatus: number };
+}

@@ -1,0 +1,101 @@
+import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
+import type { Observable } from 'rxjs';
+import type { McpSettings } from '../config/mcp-settings.js';
+import type { CallEra } from '../dispatch/call-era.js';
+import { MCP_SETTINGS } from '../mcp.constants.js';
+import type { ClientResponse, IncomingJsonRpc } from '../protocol/json-rpc-envelope.js';
+import { LegacyBadRequestError } from '../protocol/mcp.error.js';
+import { LEGACY_PROTOCOL_VERSIONS } from '../protocol/protocol.constants.js';
+import type { JsonRpcNotification, JsonRpcRequest } from '../protocol/wire.types.js';
+import { McpCustomMethods } from '../registry/custom-methods.js';
+import { classifyEra, isSessionBodyless, type EraClues, type EraVerdict } from './classify.js';
+import { ClientRequests } from './client-requests.js';
+import { LegacyLifecycle, type InitializeOutcome } from './initialize.js';
+import { SessionEra, type SessionEraServices } from './session.era.js';
+import type { LegacySession } from './session.js';
+import { LegacySessionFeeds } from './session-feeds.js';
+import { LegacySessions } from './sessions.js';
+
+/** The methods the eras answer themselves: never routed, never a custom method's name. */
+const ERA_METHODS = ['initialize', 'ping', 'resources/subscribe', 'resources/unsubscribe'];
+
+/**
+ * The face of `era/` that both transports use: which era a message speaks (with `mocapi.protocol`
+ * applied), and for 2025 sessions everything around a call — initialize, opening a session from its
+ * id, the answers to questions asked on a call's stream, the standalone stream, ending a session.
+ * A call itself goes to the dispatcher with the `CallEra` that frames it.
+ * @internal
+ */
+@Injectable()
+export class McpEras implements OnModuleInit {
+  private readonly services: SessionEraServices;
+
+  constructor(
+    @Inject(MCP_SETTINGS) private readonly settings: McpSettings,
+    private readonly lifecycle: LegacyLifecycle,
+    private readonly sessions: LegacySessions,
+    private readonly feeds: LegacySessionFeeds,
+    private readonly customMethods: McpCustomMethods,
+  ) {
+    this.services = { clientRequests: new ClientRequests(), feeds, inputTimeoutMs: settings.session.inputTimeoutMs };
+  }
+
+  onModuleInit(): void {
+    this.customMethods.reserve(ERA_METHODS);
+  }
+
+  /** The era one message speaks, or why it is refused. */
+  classify(incoming: IncomingJsonRpc, clues: EraClues): EraVerdict {
+    return classifyEra(incoming, clues, this.settings.protocol);
+  }
+
+  /** Whether a body-less request (GET, DELETE) is a 2025 session's. */
+  isSessionRequest(clues: EraClues): boolean {
+    return isSessionBodyless(clues, this.settings.protocol);
+  }
+
+  /** 2025 `initialize`: a new sealed session, or the error that refused it. */
+  initialize(request: JsonRpcRequest): InitializeOutcome {
+    return this.lifecycle.initialize(request);
+  }
+
+  /**
+   * The live session a message names: the version clue (when sent) must be a 2025 revision and the
+   * session id present (400 otherwise), the session known, unexpired and not ended (404).
+   */
+  async open({ version, sessionId }: EraClues): Promise<LegacySession> {
+    if (version !== undefined && !LEGACY_PROTOCOL_VERSIONS.includes(version)) {
+      throw new LegacyBadRequestError(`Unsupported protocol version: ${version} (supported versions: ${LEGACY_PROTOCOL_VERSIONS.join(', ')})`);
+    }
+    if (sessionId === undefined) throw new LegacyBadRequestError('Mcp-Session-Id header is required (send initialize first)');
+    return this.sessions.resolve(sessionId);
+  }
+
+  /** How the dispatcher frames a call of this session. */
+  callEra(session: LegacySession): CallEra {
+    return new SessionEra(session, this.services);
+  }
+
+  /**
+   * A response the client sent (a separate POST, or a line on stdio): handed to the call of this
+   * session that awaits it. False when none does (answered, timed out, its call ended, or never sent).
+   */
+  answer(session: LegacySession, response: ClientResponse): boolean {
+    return this.services.clientRequests.answer(session.id, response);
+  }
+
+  /** How many questions to clients await their answer (for tests and health checks). */
+  get awaitedClientAnswers(): number {
+    return this.services.clientRequests.size;
+  }
+
+  /** The session's unsolicited notifications (its standalone stream), until it ends. */
+  notifications(session: LegacySession): Observable<JsonRpcNotification> {
+    return this.feeds.notifications(session);
+  }
+
+  /** Ends a session for good (DELETE), on every instance sharing the store. */
+  end(session: LegacySession): Promise<void> {
+    return this.sessions.end(session);
+  }
+}

@@ -1,2 +1,0 @@
-export * from './legacy-session.js';
-export * from './legacy-sessions.js';
