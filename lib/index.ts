@@ -19,7 +19,8 @@ export {
   type McpCustomMethodOptions,
 } from './registry/custom-methods.js';
 export { McpDispatcher } from './dispatch/mcp.dispatcher.js';
-export { ClientAnswerError, ClientAnswerTimeoutError } from './era/index.js';
+export { ClientAnswerError, ClientAnswerTimeoutError } from './era/client-requests.js';
+export * from './era/wire-2025.js';
 export { McpToolError } from './results/tool-error.js';
 export { ElicitResult, ElicitationSchemaBuilder } from './elicitation/index.js';
 export { InputRequiredSignal, isInputRequiredSignal } from './mrtr/input-required.signal.js';

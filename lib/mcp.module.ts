@@ -14,7 +14,7 @@ import { NestAdapter } from './invocation/nest-adapter.js';
 import { MCP_METHOD_FAMILIES } from './methods/index.js';
 import { McpCallPipeline } from './pipeline/call-pipeline.js';
 import type { McpModuleOptions } from './interfaces/mcp-module-options.interface.js';
-import { MCP_ENDPOINT_BINDING, MCP_MODERN_ERA, MCP_SETTINGS } from './mcp.constants.js';
+import { MCP_ENDPOINT_BINDING, MCP_SETTINGS } from './mcp.constants.js';
 import { DUPLICATE_ENDPOINT } from './mcp.messages.js';
 import {
   MCP_ASYNC_OPTIONS_TYPE,
@@ -25,7 +25,7 @@ import {
 import { McpDispatcher } from './dispatch/mcp.dispatcher.js';
 import { MethodTable } from './dispatch/method-table.js';
 import { requestStateCodecProvider, requestStateServicesProvider, sealSecretProvider } from './pipeline/request-state.provider.js';
-import { legacySessionCodecProvider, LegacyLifecycle, LegacySessionFeeds, LegacySessions, McpEras, ModernEra } from './era/index.js';
+import { ERA_PROVIDERS } from './era/index.js';
 import { McpCustomMethods } from './registry/custom-methods.js';
 import { mcpStoreProvider, McpStoreCloser } from './pipeline/store.provider.js';
 import { TaskRunner } from './pipeline/task-runner.js';
@@ -94,12 +94,7 @@ function withRuntime(definition: DynamicModule): DynamicModule {
     },
     sealSecretProvider,
     requestStateCodecProvider,
-    legacySessionCodecProvider,
-    LegacySessions,
-    LegacySessionFeeds,
-    LegacyLifecycle,
-    McpEras,
-    { provide: MCP_MODERN_ERA, inject: [MCP_SETTINGS], useFactory: (settings: McpSettings) => new ModernEra(settings) },
+    ...ERA_PROVIDERS,
     mcpStoreProvider,
     McpStoreCloser,
     TaskRunner,

@@ -1,8 +1,24 @@
+import type { Provider } from '@nestjs/common';
+import type { McpSettings } from '../config/mcp-settings.js';
+import { MCP_MODERN_ERA, MCP_SETTINGS } from '../mcp.constants.js';
+import { LegacyLifecycle } from './initialize.js';
+import { McpEras } from './mcp-eras.js';
+import { ModernEra } from './modern.era.js';
+import { LegacySessionFeeds } from './session-feeds.js';
+import { legacySessionCodecProvider, LegacySessions } from './sessions.js';
+
 export { McpEras } from './mcp-eras.js';
 export type { EraClues, EraVerdict } from './classify.js';
 export { ClientAnswerError, ClientAnswerTimeoutError } from './client-requests.js';
-export { ModernEra } from './modern.era.js';
-export type { LegacySession } from './session.js';
-export { legacySessionCodecProvider, LegacySessions } from './sessions.js';
-export { LegacySessionFeeds } from './session-feeds.js';
-export { LegacyLifecycle } from './initialize.js';
+export type { McpSession } from './session.js';
+export * from './wire-2025.js';
+
+/** The era room's providers, for the module to register. */
+export const ERA_PROVIDERS: Provider[] = [
+  legacySessionCodecProvider,
+  LegacySessions,
+  LegacySessionFeeds,
+  LegacyLifecycle,
+  McpEras,
+  { provide: MCP_MODERN_ERA, inject: [MCP_SETTINGS], useFactory: (settings: McpSettings) => new ModernEra(settings) },
+];

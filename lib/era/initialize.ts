@@ -3,13 +3,13 @@ import type { McpSettings } from '../config/mcp-settings.js';
 import { MCP_SETTINGS } from '../mcp.constants.js';
 import { InvalidParamsError, isMcpError, type McpError } from '../protocol/mcp.error.js';
 import { isPlainObject } from '../protocol/json-value.js';
-import { LEGACY_PROTOCOL_VERSIONS } from '../protocol/protocol.constants.js';
 import type { ClientCapabilities, Implementation, JsonObject, JsonRpcRequest, JsonRpcResponse, ServerCapabilities } from '../protocol/wire.types.js';
 import { McpCustomMethods } from '../registry/custom-methods.js';
 import { McpRegistry } from '../registry/mcp.registry.js';
-import type { LegacySession } from './session.js';
+import type { McpSession } from './session.js';
 import { LegacySessions } from './sessions.js';
 import { asLegacyWire } from './render-2025.js';
+import { LEGACY_PROTOCOL_VERSIONS } from './wire-2025.js';
 
 /** The answer to `initialize`: the response, its HTTP status, and the new session's id on success. */
 export interface InitializeOutcome {
@@ -17,7 +17,7 @@ export interface InitializeOutcome {
   httpStatus: number;
   sessionId?: string;
   /** The session opened (stdio keeps it for the pipe; HTTP sends its id). */
-  session?: LegacySession;
+  session?: McpSession;
 }
 
 /**

@@ -4,17 +4,16 @@ import type { McpSettings } from '../config/mcp-settings.js';
 import type { CallEra } from '../dispatch/call-era.js';
 import { MCP_SETTINGS } from '../mcp.constants.js';
 import type { ClientResponse, IncomingJsonRpc } from '../protocol/json-rpc-envelope.js';
-import { LegacyBadRequestError } from '../protocol/mcp.error.js';
-import { LEGACY_PROTOCOL_VERSIONS } from '../protocol/protocol.constants.js';
 import type { JsonRpcNotification, JsonRpcRequest } from '../protocol/wire.types.js';
 import { McpCustomMethods } from '../registry/custom-methods.js';
 import { classifyEra, isSessionBodyless, type EraClues, type EraVerdict } from './classify.js';
 import { ClientRequests } from './client-requests.js';
 import { LegacyLifecycle, type InitializeOutcome } from './initialize.js';
 import { SessionEra, type SessionEraServices } from './session.era.js';
-import type { LegacySession } from './session.js';
+import type { McpSession } from './session.js';
 import { LegacySessionFeeds } from './session-feeds.js';
 import { LegacySessions } from './sessions.js';
+import { LegacyBadRequestError, LEGACY_PROTOCOL_VERSIONS } from './wire-2025.js';
 
 /** The methods the eras answer themselves: never routed, never a custom method's name. */
 const ERA_METHODS = ['initialize', 'ping', 'resources/subscribe', 'resources/unsubscribe'];
@@ -63,7 +62,7 @@ export class McpEras implements OnModuleInit {
    * The live session a message names: the version clue (when sent) must be a 2025 revision and the
    * session id present (400 otherwise), the session known, unexpired and not ended (404).
    */
-  async open({ version, sessionId }: EraClues): Promise<LegacySession> {
+  async open({ version, sessionId }: EraClues): Promise<McpSession> {
     if (version !== undefined && !LEGACY_PROTOCOL_VERSIONS.includes(version)) {
       throw new LegacyBadRequestError(`Unsupported protocol version: ${version} (supported versions: ${LEGACY_PROTOCOL_VERSIONS.join(', ')})`);
     }
@@ -72,7 +71,7 @@ export class McpEras implements OnModuleInit {
   }
 
   /** How the dispatcher frames a call of this session. */
-  callEra(session: LegacySession): CallEra {
+  callEra(session: McpSession): CallEra {
     return new SessionEra(session, this.services);
   }
 
@@ -80,7 +79,7 @@ export class McpEras implements OnModuleInit {
    * A response the client sent (a separate POST, or a line on stdio): handed to the call of this
    * session that awaits it. False when none does (answered, timed out, its call ended, or never sent).
    */
-  answer(session: LegacySession, response: ClientResponse): boolean {
+  answer(session: McpSession, response: ClientResponse): boolean {
     return this.services.clientRequests.answer(session.id, response);
   }
 
@@ -90,12 +89,12 @@ export class McpEras implements OnModuleInit {
   }
 
   /** The session's unsolicited notifications (its standalone stream), until it ends. */
-  notifications(session: LegacySession): Observable<JsonRpcNotification> {
+  notifications(session: McpSession): Observable<JsonRpcNotification> {
     return this.feeds.notifications(session);
   }
 
   /** Ends a session for good (DELETE), on every instance sharing the store. */
-  end(session: LegacySession): Promise<void> {
+  end(session: McpSession): Promise<void> {
     return this.sessions.end(session);
   }
 }

@@ -1,11 +1,12 @@
 import { Injectable, type OnModuleDestroy } from '@nestjs/common';
 import { Observable, type Subscriber, type Subscription } from 'rxjs';
-import { InvalidParamsError, StandaloneStreamConflictError } from '../protocol/mcp.error.js';
+import { InvalidParamsError } from '../protocol/mcp.error.js';
 import type { JsonRpcNotification } from '../protocol/wire.types.js';
-import { LegacySessionCodec, type LegacySession } from './session.js';
+import { LegacySessionCodec, type McpSession } from './session.js';
 import { LegacySessions } from './sessions.js';
 import { coversUri, LIST_CHANGED_METHODS } from '../registry/change-notifications.js';
 import { McpRegistry, type McpChange } from '../registry/mcp.registry.js';
+import { StandaloneStreamConflictError } from './wire-2025.js';
 
 /** Most resources one session may subscribe to: the set is held in memory. */
 export const MAX_SUBSCRIPTIONS_PER_SESSION = 256;
@@ -50,7 +51,7 @@ export class LegacySessionFeeds implements OnModuleDestroy {
   }
 
   /** `resources/subscribe`: the session's stream carries updates of `uri` (and of anything below it). */
-  subscribe(session: LegacySession, uri: string): void {
+  subscribe(session: McpSession, uri: string): void {
     const feed = this.feedOf(session);
     if (!feed.uris.has(uri) && feed.uris.size >= MAX_SUBSCRIPTIONS_PER_SESSION) {
       throw new InvalidParamsError(`A session may subscribe to at most ${MAX_SUBSCRIPTIONS_PER_SESSION} resources`);
@@ -59,7 +60,7 @@ export class LegacySessionFeeds implements OnModuleDestroy {
   }
 
   /** `resources/unsubscribe`: no more updates of `uri` (unsubscribing what was not subscribed is not an error). */
-  unsubscribe(session: LegacySession, uri: string): void {
+  unsubscribe(session: McpSession, uri: string): void {
     const feed = this.feeds.get(session.id);
     if (!feed) return;
     feed.uris.delete(uri);
@@ -71,7 +72,7 @@ export class LegacySessionFeeds implements OnModuleDestroy {
    * module shuts down; then it completes. One subscriber at a time: a second one gets
    * StandaloneStreamConflictError (each message goes to one stream only, 2025-11-25 transports).
    */
-  notifications(session: LegacySession): Observable<JsonRpcNotification> {
+  notifications(session: McpSession): Observable<JsonRpcNotification> {
     return new Observable<JsonRpcNotification>((subscriber) => {
       const feed = this.feedOf(session);
       if (feed.stream) return subscriber.error(new StandaloneStreamConflictError());
@@ -95,7 +96,7 @@ export class LegacySessionFeeds implements OnModuleDestroy {
     for (const id of [...this.feeds.keys()]) this.drop(id);
   }
 
-  private feedOf(session: LegacySession): SessionFeed {
+  private feedOf(session: McpSession): SessionFeed {
     const existing = this.feeds.get(session.id);
     if (existing) return existing;
     const feed: SessionFeed = { uris: new Set(), expiry: this.expireAt(session) };
@@ -104,7 +105,7 @@ export class LegacySessionFeeds implements OnModuleDestroy {
   }
 
   /** Forgets the session when its id expires, as every instance then refuses it. */
-  private expireAt(session: LegacySession): NodeJS.Timeout {
+  private expireAt(session: McpSession): NodeJS.Timeout {
     const remaining = this.codec.remainingTtlMs(session);
     const timer = setTimeout(() => {
       const feed = this.feeds.get(session.id);

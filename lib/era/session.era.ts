@@ -6,7 +6,7 @@ import type { RequestMeta } from '../protocol/request-meta.js';
 import type { InputRequests, InputRequiredResult, InputResponses, JsonObject, JsonRpcNotification, JsonRpcRequest, Result } from '../protocol/wire.types.js';
 import type { ClientRequests } from './client-requests.js';
 import { asLegacyError, asLegacyWire, legacyInputParams, renderLegacyNotification, renderLegacyRequest, renderLegacyResult } from './render-2025.js';
-import type { LegacySession } from './session.js';
+import type { McpSession } from './session.js';
 import type { LegacySessionFeeds } from './session-feeds.js';
 
 /** Rounds of questions one 2025 call may ask (a client that keeps answering malformed input is not asked forever). */
@@ -31,7 +31,7 @@ export class SessionEra implements CallEra {
   readonly sessionId: string;
 
   constructor(
-    private readonly session: LegacySession,
+    private readonly session: McpSession,
     private readonly services: SessionEraServices,
   ) {
     this.sessionId = session.id;

@@ -8,7 +8,7 @@ import type { ClientCapabilities, Implementation } from '../protocol/wire.types.
  * any instance sharing the secret can serve the session's requests without a session table.
  * @publicApi
  */
-export interface LegacySession {
+export interface McpSession {
   /** Unique per session (random): the key under which an ended session is remembered. */
   id: string;
   /** The negotiated revision (2025-11-25, 2025-06-18 or 2025-03-26). */
@@ -54,8 +54,8 @@ export class LegacySessionCodec {
   }
 
   /** A new session and its id; undefined when the client's data would make an id longer than MAX_SESSION_ID_LENGTH. */
-  issue(fields: Pick<LegacySession, 'protocolVersion' | 'clientCapabilities' | 'clientInfo'>): { session: LegacySession; sessionId: string } | undefined {
-    const session: LegacySession = { id: randomBytes(ID_BYTES).toString('base64url'), ...fields, issuedAt: this.clock() };
+  issue(fields: Pick<McpSession, 'protocolVersion' | 'clientCapabilities' | 'clientInfo'>): { session: McpSession; sessionId: string } | undefined {
+    const session: McpSession = { id: randomBytes(ID_BYTES).toString('base64url'), ...fields, issuedAt: this.clock() };
     const wire: WireSession = { s: session.id, v: session.protocolVersion, c: session.clientCapabilities, i: session.issuedAt };
     if (session.clientInfo) wire.n = session.clientInfo;
     const sessionId = this.box.seal(Buffer.from(JSON.stringify(wire), 'utf8'));
@@ -63,7 +63,7 @@ export class LegacySessionCodec {
   }
 
   /** The session an id names, or undefined when it is not one of ours, was altered, or expired. */
-  open(sessionId: string): LegacySession | undefined {
+  open(sessionId: string): McpSession | undefined {
     if (sessionId.length === 0 || sessionId.length > MAX_SESSION_ID_LENGTH) return undefined;
     const opened = this.box.open(sessionId);
     if ('problem' in opened) return undefined;
@@ -73,18 +73,18 @@ export class LegacySessionCodec {
   }
 
   /** True once the session's TTL has passed (or its issue time is implausibly far ahead: another clock, or a forgery). */
-  isExpired(session: LegacySession): boolean {
+  isExpired(session: McpSession): boolean {
     const now = this.clock();
     return session.issuedAt + this.ttlMs <= now || session.issuedAt > now + MAX_CLOCK_SKEW_MS;
   }
 
   /** Milliseconds until the session expires (at least 1): how long its "ended" mark must be kept. */
-  remainingTtlMs(session: LegacySession): number {
+  remainingTtlMs(session: McpSession): number {
     return Math.max(1, session.issuedAt + this.ttlMs - this.clock());
   }
 }
 
-function toSession(plaintext: Buffer): LegacySession | undefined {
+function toSession(plaintext: Buffer): McpSession | undefined {
   const wire = parseSealedObject(plaintext);
   if (!wire) return undefined;
   const { s, v, c, n, i } = wire;

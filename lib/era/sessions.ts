@@ -2,9 +2,9 @@ import { Inject, Injectable, type Provider } from '@nestjs/common';
 import { Subject } from 'rxjs';
 import type { McpSettings } from '../config/mcp-settings.js';
 import { MCP_SEAL_SECRET, MCP_SETTINGS, MCP_STORE } from '../mcp.constants.js';
-import { SessionNotFoundError } from '../protocol/mcp.error.js';
 import type { McpStore } from '../store/mcp-store.js';
-import { LegacySessionCodec, type LegacySession } from './session.js';
+import { LegacySessionCodec, type McpSession } from './session.js';
+import { SessionNotFoundError } from './wire-2025.js';
 
 const ENDED_PREFIX = 'session-ended:';
 /** Opened session ids kept, so a busy client's requests skip the AES-GCM open; oldest dropped first. */
@@ -20,7 +20,7 @@ const MAX_OPENED_SESSIONS = 1024;
 @Injectable()
 export class LegacySessions {
   private readonly endedSubject = new Subject<string>();
-  /** The ids (`LegacySession.id`) of the sessions ended on this instance, as they end. */
+  /** The ids (`McpSession.id`) of the sessions ended on this instance, as they end. */
   readonly ended = this.endedSubject.asObservable();
   /**
    * Ids this instance opened and authenticated, by the exact id string: only what `codec.open`
@@ -28,25 +28,25 @@ export class LegacySessions {
    * "ended" mark is still read from the store each time (a cheap lookup next to the open), so a
    * DELETE on any instance is seen at once.
    */
-  private readonly opened = new Map<string, LegacySession>();
+  private readonly opened = new Map<string, McpSession>();
 
   constructor(
     private readonly codec: LegacySessionCodec,
     @Inject(MCP_STORE) private readonly store: McpStore,
   ) {}
 
-  issue(fields: Pick<LegacySession, 'protocolVersion' | 'clientCapabilities' | 'clientInfo'>): { session: LegacySession; sessionId: string } | undefined {
+  issue(fields: Pick<McpSession, 'protocolVersion' | 'clientCapabilities' | 'clientInfo'>): { session: McpSession; sessionId: string } | undefined {
     return this.codec.issue(fields);
   }
 
   /** The live session an `Mcp-Session-Id` names; SessionNotFoundError (404) when it is unknown, expired or ended. */
-  async resolve(sessionId: string): Promise<LegacySession> {
+  async resolve(sessionId: string): Promise<McpSession> {
     const session = this.open(sessionId);
     if (!session || (await this.store.get(ENDED_PREFIX + session.id)) !== undefined) throw new SessionNotFoundError();
     return session;
   }
 
-  private open(sessionId: string): LegacySession | undefined {
+  private open(sessionId: string): McpSession | undefined {
     const cached = this.opened.get(sessionId);
     if (cached) {
       if (!this.codec.isExpired(cached)) return cached;
@@ -61,7 +61,7 @@ export class LegacySessions {
   }
 
   /** Ends a session for good (DELETE), on every instance sharing the store. */
-  async end(session: LegacySession): Promise<void> {
+  async end(session: McpSession): Promise<void> {
     await this.store.set(ENDED_PREFIX + session.id, true, this.codec.remainingTtlMs(session));
     this.endedSubject.next(session.id);
   }

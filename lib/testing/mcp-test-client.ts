@@ -1,6 +1,5 @@
 import type { INestApplication } from '@nestjs/common';
 import {
-  LEGACY_PROTOCOL_VERSIONS,
   META_CLIENT_CAPABILITIES,
   META_CLIENT_INFO,
   META_PROTOCOL_VERSION,
@@ -35,6 +34,7 @@ import type {
 } from '../protocol/wire.types.js';
 import { exchange, mirroredHeaders } from './http-exchange.js';
 import { answererFor, answerRound, type InputAnswerer, type InputAnswers } from './input-answers.js';
+import { LEGACY_PROTOCOL_VERSIONS } from '../era/wire-2025.js';
 
 /** Which generation of the protocol the client speaks. */
 export type McpTestEra = 'modern' | 'legacy';
@@ -195,7 +195,7 @@ export class McpTestClient {
   async close(): Promise<void> {
     try {
       if (this.sessionId !== undefined) {
-        await fetch(this.url, { method: 'DELETE', headers: { ...this.legacyHeaders(), ...this.options.headers } })
+        await fetch(this.url, { method: 'DELETE', headers: { ...this.sessionHeaders(), ...this.options.headers } })
           .then((response) => response.arrayBuffer())
           .catch(() => undefined);
         this.sessionId = undefined;
@@ -224,7 +224,7 @@ export class McpTestClient {
   private async postAccepted(message: JsonObject, refused: (status: number) => string): Promise<void> {
     const posted = await fetch(this.url, {
       method: 'POST',
-      headers: { ...this.legacyHeaders(), ...this.options.headers },
+      headers: { ...this.sessionHeaders(), ...this.options.headers },
       body: JSON.stringify(message),
     });
     await posted.arrayBuffer();
@@ -234,14 +234,14 @@ export class McpTestClient {
   private async send(method: string, params: JsonObject, options: McpRequestOptions, answerer?: InputAnswerer): Promise<Result> {
     const progressToken = options.onProgress ? `progress-${nextProgressToken++}` : undefined;
     const meta: JsonObject = { ...(progressToken !== undefined ? { progressToken } : {}), ...options.meta };
-    const legacy = this.era === 'legacy';
+    const inSession = this.era === 'legacy';
     const request: JsonRpcRequest = {
       jsonrpc: '2.0',
       id: this.nextId++,
       method,
-      params: legacy ? { ...params, ...(Object.keys(meta).length > 0 ? { _meta: meta } : {}) } : { ...params, _meta: { ...this.envelope(options), ...meta } },
+      params: inSession ? { ...params, ...(Object.keys(meta).length > 0 ? { _meta: meta } : {}) } : { ...params, _meta: { ...this.envelope(options), ...meta } },
     };
-    const headers = { ...(legacy ? this.legacyHeaders() : this.modernHeaders(method, params)), ...this.options.headers, ...options.headers };
+    const headers = { ...(inSession ? this.sessionHeaders() : this.modernHeaders(method, params)), ...this.options.headers, ...options.headers };
     const { result } = await exchange(this.url, request, headers, {
       signal: options.signal,
       onNotification: (notification) => {
@@ -252,7 +252,7 @@ export class McpTestClient {
       // The 2025 era asks its questions as server-to-client requests on the call's stream; each answer
       // is a JSON-RPC response POSTed in the session, and the stream goes on to the call's result.
       onServerRequest: async (serverRequest) => {
-        if (!legacy || !answerer) throw new Error(`${method}: the server sent a ${serverRequest.method} request outside a 2025 session`);
+        if (!inSession || !answerer) throw new Error(`${method}: the server sent a ${serverRequest.method} request outside a 2025 session`);
         const answer = await answerer(serverRequest as unknown as InputRequest, String(serverRequest.id));
         await this.postAccepted(
           { jsonrpc: '2.0', id: serverRequest.id, result: answer },
@@ -314,7 +314,7 @@ export class McpTestClient {
     return headers;
   }
 
-  private legacyHeaders(): Record<string, string> {
+  private sessionHeaders(): Record<string, string> {
     return { ...this.baseHeaders(), 'mcp-protocol-version': this.protocolVersion, ...(this.sessionId !== undefined ? { 'mcp-session-id': this.sessionId } : {}) };
   }
 }

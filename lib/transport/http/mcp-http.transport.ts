@@ -4,8 +4,8 @@ import type { Subscription } from 'rxjs';
 import { MCP_SETTINGS } from '../../mcp.constants.js';
 import type { McpSettings } from '../../config/mcp-settings.js';
 import { McpDispatcher, type OutboundMessage, type TransportFacts } from '../../dispatch/mcp.dispatcher.js';
-import { InvalidRequestError, NeitherEraError, ShuttingDownError } from '../../protocol/mcp.error.js';
-import { McpEras, type EraClues, type LegacySession } from '../../era/index.js';
+import { InvalidRequestError, ShuttingDownError } from '../../protocol/mcp.error.js';
+import { McpEras, type EraClues, type McpSession, NeitherEraError } from '../../era/index.js';
 import { writeStandaloneStream } from './standalone-stream.js';
 import { asMcpError } from '../../protocol/internal-error.js';
 import { classifyMessage, type ClientResponse, type IncomingJsonRpc } from '../../protocol/json-rpc-envelope.js';
@@ -51,8 +51,8 @@ export class McpHttpTransport implements OnModuleDestroy {
         return writeJsonRpcError(res, 400, new NeitherEraError(), requestIdOf(message));
       case 'initialize':
         return this.initialize(message as Extract<IncomingJsonRpc, { kind: 'request' }>, res);
-      case 'legacy':
-        return void this.serveLegacy(message, clues, req, res);
+      case 'session':
+        return void this.serveSession(message, clues, req, res);
       case 'modern':
         return this.serveModern(message, req, res);
     }
@@ -87,9 +87,9 @@ export class McpHttpTransport implements OnModuleDestroy {
    * A message of a 2025 session: the session must be named, live, and the version header (when sent)
    * one of the 2025 revisions (transports §Session Management, §Protocol Version Header).
    */
-  private async serveLegacy(message: IncomingJsonRpc, clues: EraClues, req: HttpRequest, res: ServerResponse): Promise<void> {
+  private async serveSession(message: IncomingJsonRpc, clues: EraClues, req: HttpRequest, res: ServerResponse): Promise<void> {
     const id = requestIdOf(message);
-    let session: LegacySession;
+    let session: McpSession;
     try {
       session = await this.eras.open(clues);
     } catch (error) {
@@ -113,7 +113,7 @@ export class McpHttpTransport implements OnModuleDestroy {
    * question, or an instance that does not hold the call) 400: the server cannot accept it (2025
    * transports §Sending Messages to the Server).
    */
-  private answer(session: LegacySession, response: ClientResponse, res: ServerResponse): void {
+  private answer(session: McpSession, response: ClientResponse, res: ServerResponse): void {
     if (this.eras.answer(session, response)) return accepted(res);
     writeJsonRpcError(res, 400, new InvalidRequestError(UNAWAITED_RESPONSE));
   }
@@ -170,7 +170,7 @@ export class McpHttpTransport implements OnModuleDestroy {
       res.setHeader('Retry-After', '1');
       return writeJsonRpcError(res, 503, new ShuttingDownError());
     }
-    let session: LegacySession;
+    let session: McpSession;
     try {
       session = await this.eras.open(clues);
     } catch (error) {

@@ -3,11 +3,12 @@ import { createInterface, type Interface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
 import { finalize, type Subscription } from 'rxjs';
 import type { McpDispatcher, OutboundMessage, TransportFacts } from '../../dispatch/mcp.dispatcher.js';
-import type { McpEras, LegacySession } from '../../era/index.js';
+import type { McpEras, McpSession } from '../../era/index.js';
 import { requestIdKey as keyOf } from '../../dispatch/request-id-key.js';
-import { InvalidRequestError, ModernEraDisabledError, UnsupportedProtocolVersionError, type McpError } from '../../protocol/mcp.error.js';
+import { InvalidRequestError, UnsupportedProtocolVersionError, type McpError } from '../../protocol/mcp.error.js';
 import type { JsonObject, JsonRpcMessage, JsonRpcRequest } from '../../protocol/wire.types.js';
 import { classifyLine } from './stdio-message.js';
+import { ModernEraDisabledError } from '../../era/index.js';
 
 const LISTEN_METHOD = 'subscriptions/listen';
 /** Keeps this pipe's request ids apart from other clients' in the dispatcher (ids are unique per client only). */
@@ -41,8 +42,8 @@ export class McpStdioTransport {
    * The era the pipe is pinned to by its first message (legacy digest §1.5): `initialize` opens a
    * 2025 session for the pipe's lifetime; a request with the 2026-07-28 `_meta` pins it modern.
    */
-  private pinned: 'unpinned' | 'modern' | 'legacy' = 'unpinned';
-  private session?: LegacySession;
+  private pinned: 'unpinned' | 'modern' | 'session' = 'unpinned';
+  private session?: McpSession;
   /** The 2025 session's notifications going to the pipe, from initialize until the pipe closes. */
   private sessionFeed?: Subscription;
   private resolveEnded!: () => void;
@@ -171,7 +172,7 @@ export class McpStdioTransport {
       this.initialize(request);
       return undefined;
     }
-    if (verdict.era === 'legacy') return { cancellationScope: STDIO_SCOPE, era: this.eras.callEra(this.session!) };
+    if (verdict.era === 'session') return { cancellationScope: STDIO_SCOPE, era: this.eras.callEra(this.session!) };
     // A server/discover probe does not pin: a dual-era client may still fall back to initialize.
     if (this.pinned === 'unpinned' && verdict.era === 'modern' && request.method !== 'server/discover') this.pinned = 'modern';
     // A request with no claim at all is served as 2026-07-28's, which tells it what its envelope lacks.
@@ -179,10 +180,10 @@ export class McpStdioTransport {
   }
 
   /** What only a pipe refuses: a second initialize, initialize on a pipe pinned modern, a session's request before initialize. */
-  private refusal(request: JsonRpcRequest, era: 'modern' | 'initialize' | 'legacy' | 'neither'): McpError | undefined {
-    if (era === 'initialize' && this.pinned === 'legacy') return new InvalidRequestError('Invalid Request: the session is already initialized');
+  private refusal(request: JsonRpcRequest, era: 'modern' | 'initialize' | 'session' | 'neither'): McpError | undefined {
+    if (era === 'initialize' && this.pinned === 'session') return new InvalidRequestError('Invalid Request: the session is already initialized');
     if (era === 'initialize' && this.pinned === 'modern') return new UnsupportedProtocolVersionError(String(request.params?.protocolVersion ?? ''));
-    if (era === 'legacy' && !this.session) return new ModernEraDisabledError();
+    if (era === 'session' && !this.session) return new ModernEraDisabledError();
     return undefined;
   }
 
@@ -191,7 +192,7 @@ export class McpStdioTransport {
     const outcome = this.eras.initialize(request);
     this.write(outcome.message);
     if (!outcome.session) return;
-    this.pinned = 'legacy';
+    this.pinned = 'session';
     this.session = outcome.session;
     this.sessionFeed = this.eras.notifications(outcome.session).subscribe({
       next: (notification) => this.write(notification),
