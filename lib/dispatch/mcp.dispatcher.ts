@@ -34,7 +34,8 @@ export interface TransportFacts {
 /**
  * Routes one JSON-RPC request to the method family that declared it (`@RpcMethod()`) and returns
  * the outgoing messages as an Observable: request-scoped notifications first, the final response
- * last. Checks the envelope (`_meta`, protocol version), limits the call's time, and maps errors
+ * last. The request's era (a `CallEra`) reads its envelope, runs its input rounds and renders its
+ * result; the dispatcher routes, limits the call's time, tracks it for cancellation, and maps errors
  * to JSON-RPC errors. Unsubscribing (the client went away) aborts the call's signal.
  * @publicApi
  */
