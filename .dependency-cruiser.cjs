@@ -1,4 +1,4 @@
-// The layering of lib/ (issue 14), checked by `npm run lint:deps`. It cruises lib/'s production files:
+// The layering of lib/ (issues 14 and 25), checked by `npm run lint:deps`. It cruises lib/'s production files:
 // specs are not scanned (a test may reach across layers), but a production import of one is caught.
 //
 // The request path, top to bottom. A layer may import the layers below it, never one above.
@@ -13,11 +13,16 @@ const ON_PATH = '^lib/(transport|dispatch|methods|pipeline|invocation|results|co
 // The composition root: the module and the public index wire every layer together.
 const ROOT = '^lib/(mcp\\.module|index)\\.ts$';
 const SPEC = '\\.(spec|e2e-spec)\\.ts$';
+
+// External packages, matched as resolved (a file under node_modules) and, when not installed, by module name.
+const npm = (...names) => names.flatMap((name) => [`(^|/)node_modules/(@types/)?${name}/`, `^${name}(/|$)`]);
 const HTTP = [
   '^(node:)?(http|https|http2)$',
-  '(^|/)node_modules/(@types/)?(express|express-serve-static-core|raw-body|body-parser)/',
-  '(^|/)node_modules/@nestjs/platform-express/',
+  ...npm('express', 'express-serve-static-core', 'raw-body', 'body-parser', '@nestjs/platform-express'),
+  ...npm('fastify', '@fastify/[^/]+', '@nestjs/platform-fastify'),
 ];
+const REDIS = npm('ioredis', '@ioredis/[^/]+', 'redis', '@redis/[^/]+');
+const SCHEMA_LIBRARIES = npm('zod', 'valibot', 'arktype', '@ark/[^/]+', '@standard-schema/[^/]+');
 
 const alternation = (paths) => paths.map((p) => `(${p})`).join('|');
 
@@ -49,12 +54,26 @@ module.exports = {
     },
     {
       name: 'http-only-at-the-edges',
-      comment: 'Only lib/transport/ and lib/auth/ know HTTP; every other layer gets the HTTP request as unknown',
+      comment: 'Only lib/transport/ runs HTTP code (Node, Express, Fastify); every other layer gets the request as unknown',
       severity: 'error',
-      from: { path: '^lib/', pathNot: '^lib/(transport|auth)/' },
+      from: { path: '^lib/', pathNot: '^lib/transport/' },
       // A type-only import runs nothing: McpExecutionContext.getHttpRequest<T = IncomingMessage>() names the
-      // type for users' guards, while the request itself still reaches that layer as unknown.
+      // type for users' guards, and auth/ names IncomingMessage, while the request itself arrives as unknown.
       to: { path: HTTP, dependencyTypesNot: ['type-only'] },
+    },
+    {
+      name: 'redis-only-in-store',
+      comment: 'Only lib/store/ knows Redis: everything else goes through McpStore, so Redis stays an optional peer',
+      severity: 'error',
+      from: { path: '^lib/', pathNot: '^lib/store/' },
+      to: { path: REDIS },
+    },
+    {
+      name: 'no-schema-libraries',
+      comment: 'zod, valibot and arktype are the user\'s choice: lib/ imports none, and names Standard Schema only through types it declares itself',
+      severity: 'error',
+      from: { path: '^lib/' },
+      to: { path: SCHEMA_LIBRARIES },
     },
     {
       name: 'transport-is-the-top',
