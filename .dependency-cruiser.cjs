@@ -1,4 +1,5 @@
-// The layering of lib/ (issues 14 and 25), checked by `npm run lint:deps`. It cruises lib/'s production files:
+// The layering of lib/ (issues 14 and 25), checked by `npm run lint:deps` and proven to bite by
+// `npm run lint:deps:selftest` (scripts/deps-selftest.mjs). It cruises lib/'s production files:
 // specs are not scanned (a test may reach across layers), but a production import of one is caught.
 //
 // lib/ in tiers, top to bottom: a file may import files of its own tier or a lower one, never a higher one.
