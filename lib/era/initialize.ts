@@ -9,7 +9,7 @@ import { McpRegistry } from '../registry/mcp.registry.js';
 import type { McpSession } from './session.js';
 import { LegacySessions } from './sessions.js';
 import { asLegacyWire } from './render-2025.js';
-import { LEGACY_PROTOCOL_VERSIONS } from './wire-2025.js';
+import { LEGACY_PROTOCOL_VERSIONS } from '../protocol/protocol.constants.js';
 
 /** The answer to `initialize`: the response, its HTTP status, and the new session's id on success. */
 export interface InitializeOutcome {

@@ -13,7 +13,8 @@ import { SessionEra, type SessionEraServices } from './session.era.js';
 import type { McpSession } from './session.js';
 import { LegacySessionFeeds } from './session-feeds.js';
 import { LegacySessions } from './sessions.js';
-import { LegacyBadRequestError, LEGACY_PROTOCOL_VERSIONS } from './wire-2025.js';
+import { LEGACY_PROTOCOL_VERSIONS } from '../protocol/protocol.constants.js';
+import { LegacyBadRequestError } from './wire-2025.js';
 
 /** The methods the eras answer themselves: never routed, never a custom method's name. */
 const ERA_METHODS = ['initialize', 'ping', 'resources/subscribe', 'resources/unsubscribe'];

@@ -1,11 +1,6 @@
 import { McpError } from '../protocol/mcp.error.js';
-import { JsonRpcErrorCode, SUPPORTED_PROTOCOL_VERSIONS } from '../protocol/protocol.constants.js';
+import { JsonRpcErrorCode, LEGACY_PROTOCOL_VERSIONS, SUPPORTED_PROTOCOL_VERSIONS } from '../protocol/protocol.constants.js';
 
-/**
- * The 2025 (legacy, `initialize`-based) revisions served to clients that open with `initialize`, newest
- * first: a client asking for another one is offered the first (lifecycle §Version Negotiation).
- */
-export const LEGACY_PROTOCOL_VERSIONS: readonly string[] = ['2025-11-25', '2025-06-18', '2025-03-26'];
 
 /**
  * Codes of the 2025 (legacy) Streamable HTTP session errors: in the implementation-specific band

@@ -1,6 +1,12 @@
 /** Every revision a request may name in `_meta` (this module speaks 2026-07-28); anything else gets `-32022`. */
 export const SUPPORTED_PROTOCOL_VERSIONS: readonly string[] = ['2026-07-28'];
 
+/**
+ * The 2025 (legacy, `initialize`-based) revisions served to clients that open with `initialize`, newest
+ * first: a client asking for another one is offered the first (lifecycle §Version Negotiation).
+ */
+export const LEGACY_PROTOCOL_VERSIONS: readonly string[] = ['2025-11-25', '2025-06-18', '2025-03-26'];
+
 /** A revision of the modern (stateless, `_meta`-enveloped) era: a date at or after 2026-07-28. */
 export function isModernProtocolVersion(version: unknown): boolean {
   return typeof version === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(version) && version >= '2026-07-28';

@@ -1,5 +1,6 @@
 import type { INestApplication } from '@nestjs/common';
 import {
+  LEGACY_PROTOCOL_VERSIONS,
   META_CLIENT_CAPABILITIES,
   META_CLIENT_INFO,
   META_PROTOCOL_VERSION,
@@ -34,7 +35,6 @@ import type {
 } from '../protocol/wire.types.js';
 import { exchange, mirroredHeaders } from './http-exchange.js';
 import { answererFor, answerRound, type InputAnswerer, type InputAnswers } from './input-answers.js';
-import { LEGACY_PROTOCOL_VERSIONS } from '../era/wire-2025.js';
 
 /** Which generation of the protocol the client speaks. */
 export type McpTestEra = 'modern' | 'legacy';

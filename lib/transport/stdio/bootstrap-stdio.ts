@@ -1,5 +1,4 @@
 import { Logger, type INestApplicationContext, type LoggerService, type LogLevel, type Type } from '@nestjs/common';
-import type { NestApplicationContextOptions } from '@nestjs/common/interfaces/nest-application-context-options.interface.js';
 import { NestFactory } from '@nestjs/core';
 import { Console } from 'node:console';
 import type { Readable, Writable } from 'node:stream';
@@ -21,7 +20,7 @@ export interface StdioBootstrapOptions {
    */
   logger?: LoggerService | LogLevel[] | false;
   /** Other application-context options (`logger` above wins). */
-  contextOptions?: Omit<NestApplicationContextOptions, 'logger'>;
+  contextOptions?: Omit<NonNullable<Parameters<typeof NestFactory.createApplicationContext>[1]>, 'logger'>;
   /** Defaults to `process.stdin`. */
   input?: Readable;
   /** Defaults to `process.stdout`. */

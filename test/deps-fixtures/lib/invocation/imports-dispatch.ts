@@ -1,0 +1,4 @@
+// expect: request-path-invocation-not-up
+import { dispatch } from '../dispatch/dispatch-stub.js';
+
+export const found = dispatch;

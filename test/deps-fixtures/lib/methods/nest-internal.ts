@@ -1,0 +1,4 @@
+// expect: nest-internals-only-in-the-adapter
+import { GuardsConsumer } from '@nestjs/core/internal';
+
+export const consumer = GuardsConsumer;

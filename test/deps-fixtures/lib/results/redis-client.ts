@@ -1,0 +1,4 @@
+// expect: redis-only-in-store
+import { Redis } from 'ioredis';
+
+export const client = Redis;

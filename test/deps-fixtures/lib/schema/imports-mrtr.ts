@@ -1,0 +1,4 @@
+// expect: tier-shapes-not-up
+import { mrtr } from '../mrtr/mrtr-stub.js';
+
+export const found = mrtr;

@@ -1,0 +1,4 @@
+// expect: no-schema-libraries
+import { z } from 'zod';
+
+export const name = z.string();

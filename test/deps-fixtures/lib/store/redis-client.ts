@@ -1,0 +1,4 @@
+// expect: allowed (store/ is where Redis lives)
+import { Redis } from 'ioredis';
+
+export const client = Redis;

@@ -1,0 +1,1 @@
+export type Store = { kind: 'store' };
