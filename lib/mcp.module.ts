@@ -27,7 +27,7 @@ import { MethodTable } from './dispatch/method-table.js';
 import { requestStateCodecProvider, requestStateServicesProvider, sealSecretProvider } from './pipeline/request-state.provider.js';
 import { ERA_PROVIDERS } from './era/index.js';
 import { McpCustomMethods } from './registry/custom-methods.js';
-import { mcpStoreProvider, McpStoreCloser } from './pipeline/store.provider.js';
+import { mcpStoreProvider, McpStoreCloser } from './store/store.provider.js';
 import { TaskRunner } from './pipeline/task-runner.js';
 import { McpSkills } from './skills/index.js';
 import { McpTelemetry } from './telemetry/mcp-telemetry.js';
