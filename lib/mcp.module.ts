@@ -28,7 +28,7 @@ import { requestStateCodecProvider, requestStateServicesProvider, sealSecretProv
 import { ERA_PROVIDERS } from './era/index.js';
 import { McpCustomMethods } from './registry/custom-methods.js';
 import { mcpStoreProvider, McpStoreCloser } from './store/store.provider.js';
-import { TaskRunner } from './pipeline/task-runner.js';
+import { TaskRunner } from './tasks/task-runner.js';
 import { McpSkills } from './skills/index.js';
 import { McpTelemetry } from './telemetry/mcp-telemetry.js';
 import { createMcpController, requireBearerAuth } from './transport/http/mcp.controller.js';

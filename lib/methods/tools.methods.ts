@@ -6,7 +6,7 @@ import { MCP_SETTINGS } from '../mcp.constants.js';
 import type { McpSettings } from '../config/mcp-settings.js';
 import { McpCallPipeline } from '../pipeline/call-pipeline.js';
 import { reportInternalError } from '../protocol/internal-error.js';
-import { TaskRunner } from '../pipeline/task-runner.js';
+import { TaskRunner } from '../tasks/task-runner.js';
 import { InvalidParamsError, isMcpError, MissingRequiredClientCapabilityError } from '../protocol/mcp.error.js';
 import { TASKS_EXTENSION } from '../protocol/protocol.constants.js';
 import { TaskStartSignal, type TaskRounds } from '../mrtr/index.js';

@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { getMcpAuth } from '../auth/mcp-auth-info.js';
+import { principalOf } from '../auth/mcp-auth-info.js';
 import type { McpCall } from '../context/mcp-call.js';
 import type { AskInputs, McpHandlerContext } from '../context/mcp-handler.context.js';
 import { prepareInvocation, setPreparation, type McpInvocation, type McpInvocationKind } from '../invocation/mcp-invocation.js';
@@ -76,7 +76,7 @@ export class McpCallPipeline {
       }
       if (!spec.rounds) return;
       const { method, arguments: args, params } = spec.rounds;
-      inputRounds = new InputRounds(this.requestState, { method, target: spec.target, arguments: args, principal: principalOf(call) }, params, call.meta.clientCapabilities);
+      inputRounds = new InputRounds(this.requestState, { method, target: spec.target, arguments: args, principal: principalOf(call.httpRequest) }, params, call.meta.clientCapabilities);
       rounds = inputRounds;
       await inputRounds.claimState();
     });
@@ -102,10 +102,4 @@ export class McpCallPipeline {
       context.close();
     }
   }
-}
-
-/** The authenticated user behind a call (subject, else client id), that requestState is bound to. */
-export function principalOf(call: McpCall): string | undefined {
-  const auth = getMcpAuth(call.httpRequest);
-  return auth?.subject ?? auth?.clientId;
 }
