@@ -6,11 +6,10 @@ import { McpCallPipeline } from '../pipeline/call-pipeline.js';
 import { InvalidParamsError, MethodNotFoundError } from '../protocol/mcp.error.js';
 import { McpRegistry } from '../registry/mcp.registry.js';
 import type { RegisteredCompletion } from '../registry/registered-handlers.js';
+import { toCompleteResult } from '../results/completion-result.mapper.js';
 import { RpcMethod } from './rpc-method.decorator.js';
 import { isPlainObject } from '../protocol/json-value.js';
 import type { JsonObject, JsonSchemaObject, Result } from '../protocol/wire.types.js';
-
-const MAX_VALUES = 100;
 
 /** `completion/complete` for prompt arguments and template variables. @internal */
 @Injectable()
@@ -48,35 +47,8 @@ export class CompletionMethods {
     }
 
     const source = this.registry.getCompletion(completionKey(id, argument.name));
-    let values: string[];
-    let total: number | undefined;
-    let hasMore: boolean | undefined;
-    if (source) {
-      const produced = await this.produce(call, source, id.id, argument.value, contextArguments);
-      if (Array.isArray(produced)) {
-        values = produced.map(String);
-      } else if (isPlainObject(produced) && Array.isArray(produced.values)) {
-        values = produced.values.map(String);
-        total = typeof produced.total === 'number' ? produced.total : undefined;
-        hasMore = typeof produced.hasMore === 'boolean' ? produced.hasMore : undefined;
-      } else {
-        throw new TypeError(`The completion source ${source.source} must return string[] or { values }`);
-      }
-    } else if (Array.isArray(schema?.enum)) {
-      const prefix = argument.value.toLowerCase();
-      values = schema.enum.map(String).filter((value) => value.toLowerCase().startsWith(prefix));
-    } else {
-      values = [];
-    }
-    const sent = values.slice(0, MAX_VALUES);
-    return {
-      resultType: 'complete',
-      completion: {
-        values: sent,
-        ...(total !== undefined || values.length > MAX_VALUES ? { total: total ?? values.length } : {}),
-        ...(hasMore !== undefined || values.length > MAX_VALUES ? { hasMore: hasMore ?? true } : {}),
-      },
-    };
+    if (source) return toCompleteResult(await this.produce(call, source, id.id, argument.value, contextArguments), source.source);
+    return toCompleteResult(enumValues(schema, argument.value));
   }
 
   /** Runs the completion source through the call pipeline with the real request (guards, scopes, request scope). */
@@ -96,4 +68,11 @@ export class CompletionMethods {
 /** The schema of a declared argument; a name such as `constructor` is not one. */
 function ownSchema(schemas: Readonly<Record<string, JsonSchemaObject>>, name: string): JsonSchemaObject | undefined {
   return Object.hasOwn(schemas, name) ? schemas[name] : undefined;
+}
+
+/** The declared enum's values that start with what was typed, ignoring case. */
+function enumValues(schema: JsonSchemaObject | undefined, typed: string): string[] {
+  if (!Array.isArray(schema?.enum)) return [];
+  const prefix = typed.toLowerCase();
+  return schema.enum.map(String).filter((value) => value.toLowerCase().startsWith(prefix));
 }
