@@ -24,11 +24,11 @@ import {
 } from './mcp.module-definition.js';
 import { McpDispatcher } from './dispatch/mcp.dispatcher.js';
 import { MethodTable } from './dispatch/method-table.js';
-import { requestStateCodecProvider, requestStateServicesProvider, sealSecretProvider } from './pipeline/request-state.provider.js';
+import { requestStateCodecProvider, requestStateServicesProvider, sealSecretProvider } from './mrtr/request-state.provider.js';
 import { ERA_PROVIDERS } from './era/index.js';
 import { McpCustomMethods } from './registry/custom-methods.js';
-import { mcpStoreProvider, McpStoreCloser } from './pipeline/store.provider.js';
-import { TaskRunner } from './pipeline/task-runner.js';
+import { mcpStoreProvider, McpStoreCloser } from './store/store.provider.js';
+import { TaskRunner } from './tasks/task-runner.js';
 import { McpSkills } from './skills/index.js';
 import { McpTelemetry } from './telemetry/mcp-telemetry.js';
 import { createMcpController, requireBearerAuth } from './transport/http/mcp.controller.js';

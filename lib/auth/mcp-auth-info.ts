@@ -10,6 +10,12 @@ export function getMcpAuth(request: unknown): McpAuthInfo | undefined {
   return auth && typeof auth === 'object' && typeof auth.token === 'string' ? auth : undefined;
 }
 
+/** Who is behind an HTTP request (the token's subject, else its client id): requestState and tasks are bound to it. @internal */
+export function principalOf(request: unknown): string | undefined {
+  const auth = getMcpAuth(request);
+  return auth?.subject ?? auth?.clientId;
+}
+
 const SCOPE_CHALLENGE = Symbol('nest-mcp:scope-challenge');
 
 /** Lets later guards challenge for more scopes on this request (set by the bearer guard). @internal */

@@ -4,7 +4,7 @@ import { PromptGetContext } from '../context/mcp-handler.context.js';
 import { McpHandlerKind } from '../enums/mcp-handler-kind.enum.js';
 import { MCP_SETTINGS } from '../mcp.constants.js';
 import type { McpSettings } from '../config/mcp-settings.js';
-import { McpCallPipeline } from '../pipeline/call-pipeline.js';
+import { McpCallPipeline, type CallFamily, type CheckedArguments } from '../pipeline/call-pipeline.js';
 import { InvalidParamsError } from '../protocol/mcp.error.js';
 import { isPlainObject } from '../protocol/json-value.js';
 import type { JsonObject, Result } from '../protocol/wire.types.js';
@@ -20,6 +20,23 @@ import { visibleEntries } from './visible-entries.js';
 /** `prompts/list` and `prompts/get`. @internal */
 @Injectable()
 export class PromptsMethods {
+  /** prompts/get, as the call pipeline runs it. */
+  private readonly gets: CallFamily<RegisteredPrompt> = {
+    method: 'prompts/get',
+    canAsk: true,
+    context: PromptGetContext,
+    find: (params) => {
+      const name = params.name;
+      if (typeof name !== 'string') throw new InvalidParamsError('prompts/get needs a string "name"');
+      const prompt = this.registry.getPrompt(name);
+      if (!prompt) throw new InvalidParamsError(`Unknown prompt: ${name}`);
+      return { kind: McpHandlerKind.PROMPT, target: name, entry: prompt, arguments: isPlainObject(params.arguments) ? params.arguments : {} };
+    },
+    // The arguments as sent: one that is not an object is refused here, after the guards.
+    checkArguments: ({ entry }, params) => checkPromptArguments(entry, params.arguments),
+    toResult: toGetPromptResult,
+  };
+
   constructor(
     private readonly registry: McpRegistry,
     private readonly pipeline: McpCallPipeline,
@@ -33,26 +50,13 @@ export class PromptsMethods {
   }
 
   @RpcMethod('prompts/get', { inputRounds: true, era: 'both' })
-  async get(call: McpCall, params: JsonObject): Promise<Result> {
-    const name = params.name;
-    if (typeof name !== 'string') throw new InvalidParamsError('prompts/get needs a string "name"');
-    const prompt = this.registry.getPrompt(name);
-    if (!prompt) throw new InvalidParamsError(`Unknown prompt: ${name}`);
-    const outcome = await this.pipeline.run(call, {
-      kind: McpHandlerKind.PROMPT,
-      target: name,
-      entry: prompt,
-      rawArguments: isPlainObject(params.arguments) ? params.arguments : {},
-      checkArguments: () => checkPromptArguments(prompt, params.arguments),
-      rounds: { method: 'prompts/get', arguments: params.arguments ?? {}, params },
-      createContext: (...parts) => new PromptGetContext(...parts),
-    });
-    return outcome.kind === 'value' ? toGetPromptResult(outcome.value) : outcome.result;
+  get(call: McpCall, params: JsonObject): Promise<Result> {
+    return this.pipeline.call(this.gets, call, params);
   }
 }
 
 /** Strings converted to the declared types, then the DTO's class-validator rules; -32602 otherwise. */
-async function checkPromptArguments(prompt: RegisteredPrompt, raw: unknown): Promise<{ arguments: JsonObject; dto?: object }> {
+async function checkPromptArguments(prompt: RegisteredPrompt, raw: unknown): Promise<CheckedArguments> {
   const required = new Set((prompt.definition.arguments ?? []).filter((arg) => arg.required).map((arg) => arg.name));
   const args = convertStringArguments(raw, prompt.argumentSchemas, required, 'prompts/get');
   if (!prompt.dto) return { arguments: args };

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { McpCall } from '../context/mcp-call.js';
-import { TaskRunner } from '../pipeline/task-runner.js';
+import { TaskRunner } from '../tasks/task-runner.js';
 import { MissingRequiredClientCapabilityError } from '../protocol/mcp.error.js';
 import { TASKS_EXTENSION } from '../protocol/protocol.constants.js';
 import type { JsonObject, Result } from '../protocol/wire.types.js';

@@ -4,12 +4,12 @@ import { ToolCallContext } from '../context/mcp-handler.context.js';
 import { McpHandlerKind } from '../enums/mcp-handler-kind.enum.js';
 import { MCP_SETTINGS } from '../mcp.constants.js';
 import type { McpSettings } from '../config/mcp-settings.js';
-import { McpCallPipeline } from '../pipeline/call-pipeline.js';
+import { McpCallPipeline, type CallFamily, type CheckedArguments } from '../pipeline/call-pipeline.js';
 import { reportInternalError } from '../protocol/internal-error.js';
-import { TaskRunner } from '../pipeline/task-runner.js';
-import { InvalidParamsError, isMcpError, MissingRequiredClientCapabilityError } from '../protocol/mcp.error.js';
+import { TaskRunner } from '../tasks/task-runner.js';
+import { InvalidParamsError, MissingRequiredClientCapabilityError } from '../protocol/mcp.error.js';
 import { TASKS_EXTENSION } from '../protocol/protocol.constants.js';
-import { TaskStartSignal, type TaskRounds } from '../mrtr/index.js';
+import { TaskStartSignal } from '../mrtr/index.js';
 import { declaresTasks, taskFields, type TaskRecord } from '../tasks/task-record.js';
 import { isPlainObject } from '../protocol/json-value.js';
 import type { JsonObject, Result } from '../protocol/wire.types.js';
@@ -30,6 +30,31 @@ class ToolArgumentsError extends IntrinsicException {}
 export class ToolsMethods {
   private readonly logger = new Logger('McpModule');
 
+  /** tools/call, as the call pipeline runs it. */
+  private readonly calls: CallFamily<RegisteredTool> = {
+    method: 'tools/call',
+    canAsk: true,
+    context: ToolCallContext,
+    find: (params) => {
+      const name = params.name;
+      if (typeof name !== 'string') throw new InvalidParamsError('tools/call needs a string "name"');
+      const tool = this.registry.getTool(name);
+      if (!tool) throw new InvalidParamsError(`Unknown tool: ${name}`);
+      const args = params.arguments ?? {};
+      if (!isPlainObject(args)) throw new InvalidParamsError('tools/call "arguments" must be an object');
+      return { kind: McpHandlerKind.TOOL, target: name, entry: tool, arguments: args };
+    },
+    checkArguments: ({ entry, arguments: args }) => checkToolArguments(entry, args),
+    toResult: toCallToolResult,
+    // A failing tool is a tool result, so the model sees why. Exception filters ran before, and
+    // Nest's own fallback never does, so this is the one place a failure is logged.
+    toErrorResult: (error, { target }, call) => {
+      if (error instanceof ToolArgumentsError) return toolErrorResult(error.message);
+      if (isDeliberateToolError(error)) return toolErrorResult(error.message || 'The tool failed');
+      return toolErrorResult(reportInternalError(this.logger, `Tool "${target}"`, call.request.id, error));
+    },
+  };
+
   constructor(
     private readonly registry: McpRegistry,
     private readonly pipeline: McpCallPipeline,
@@ -45,24 +70,20 @@ export class ToolsMethods {
 
   @RpcMethod('tools/call', { inputRounds: true, era: 'both' })
   async call(call: McpCall, params: JsonObject): Promise<Result> {
-    const name = params.name;
-    if (typeof name !== 'string') throw new InvalidParamsError('tools/call needs a string "name"');
-    const tool = this.registry.getTool(name);
-    if (!tool) throw new InvalidParamsError(`Unknown tool: ${name}`);
-    const args = params.arguments ?? {};
-    if (!isPlainObject(args)) throw new InvalidParamsError('tools/call "arguments" must be an object');
-    if (!tool.task) return this.execute(call, tool, args, params);
-    if (!declaresTasks(call.meta.clientCapabilities)) {
-      if (tool.task === 'required') throw new MissingRequiredClientCapabilityError({ extensions: { [TASKS_EXTENSION]: {} } });
-      return this.execute(call, tool, args, params);
+    // Looked up first: whether the call runs now or as a task depends on the tool.
+    const found = this.calls.find(params);
+    const { task, taskStart } = found.entry;
+    if (!task || !declaresTasks(call.meta.clientCapabilities)) {
+      if (task === 'required') throw new MissingRequiredClientCapabilityError({ extensions: { [TASKS_EXTENSION]: {} } });
+      return this.pipeline.run(this.calls, call, params, found);
     }
-    if (tool.taskStart !== 'explicit') return this.createTask(call, params);
+    if (taskStart !== 'explicit') return this.createTask(call, params);
     // The synchronous part: ordinary input rounds, until the handler calls ctx.startTask().
     const startTask = (): never => {
       throw new TaskStartSignal();
     };
     try {
-      return await this.execute({ ...call, startTask }, tool, args, params);
+      return await this.pipeline.run(this.calls, { ...call, startTask }, params, found);
     } catch (error) {
       if (error instanceof TaskStartSignal) return this.createTask(call, params, error.answered);
       throw error;
@@ -78,46 +99,16 @@ export class ToolsMethods {
 
   /**
    * Runs (or, after `tasks/update` answered its question, replays) a task's handler in the
-   * background; a tool removed meanwhile fails the task as an unknown tool would fail the call.
+   * background, from the stored tools/call; a tool removed meanwhile fails the task as an unknown
+   * tool fails a call.
    */
   startTask(record: TaskRecord, httpRequest: unknown): void {
-    this.tasks.start(record, httpRequest, async (call, rounds) => {
-      const name = call.request.params?.name;
-      const tool = typeof name === 'string' ? this.registry.getTool(name) : undefined;
-      if (!tool) throw new InvalidParamsError(`Unknown tool: ${String(name)}`);
-      const args = call.request.params?.arguments;
-      return this.execute(call, tool, isPlainObject(args) ? args : {}, {}, rounds);
-    });
-  }
-
-  /** One run of the tool's handler, answered as a CallToolResult (tool errors included) or input_required. */
-  private async execute(call: McpCall, tool: RegisteredTool, args: JsonObject, params: JsonObject, taskRounds?: TaskRounds): Promise<Result> {
-    const name = tool.definition.name;
-    try {
-      const outcome = await this.pipeline.run(call, {
-        kind: McpHandlerKind.TOOL,
-        target: name,
-        entry: tool,
-        rawArguments: args,
-        checkArguments: (raw) => checkToolArguments(tool, raw),
-        rounds: { method: 'tools/call', arguments: args, params },
-        taskRounds,
-        createContext: (...parts) => new ToolCallContext(...parts),
-      });
-      return outcome.kind === 'value' ? toCallToolResult(outcome.value) : outcome.result;
-    } catch (error) {
-      if (isMcpError(error) || error instanceof TaskStartSignal) throw error;
-      if (error instanceof ToolArgumentsError) return toolErrorResult(error.message);
-      // A failing tool is a tool result, so the model sees why. Exception filters ran before, and
-      // Nest's own fallback never does, so this is the one place a failure is logged.
-      if (isDeliberateToolError(error)) return toolErrorResult(error.message || 'The tool failed');
-      return toolErrorResult(reportInternalError(this.logger, `Tool "${name}"`, call.request.id, error));
-    }
+    this.tasks.start(record, httpRequest, (call, rounds) => this.pipeline.call(this.calls, call, call.request.params ?? {}, rounds));
   }
 }
 
 /** JSON Schema first, then the DTO's class-validator rules. */
-async function checkToolArguments(tool: RegisteredTool, args: JsonObject): Promise<{ arguments: JsonObject; dto?: object }> {
+async function checkToolArguments(tool: RegisteredTool, args: JsonObject): Promise<CheckedArguments> {
   const check = tool.validator.validate(args);
   if (!check.ok) throw new ToolArgumentsError(check.message);
   if (!tool.dto) return { arguments: args };

@@ -1,14 +1,24 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { getMcpAuth } from '../auth/mcp-auth-info.js';
+import { principalOf } from '../auth/mcp-auth-info.js';
 import type { McpCall } from '../context/mcp-call.js';
 import type { AskInputs, McpHandlerContext } from '../context/mcp-handler.context.js';
 import { prepareInvocation, setPreparation, type McpInvocation, type McpInvocationKind } from '../invocation/mcp-invocation.js';
 import { REQUEST_STATE_SERVICES } from '../mcp.constants.js';
 import { SIGNAL_SWALLOWED } from '../mcp.messages.js';
-import { InputRounds, isInputRequiredSignal, TaskStartSignal, type CallRounds, type InputRoundsParams, type RequestStateServices } from '../mrtr/index.js';
-import type { InputRequiredResult, JsonObject } from '../protocol/wire.types.js';
+import { InputRounds, isInputRequiredSignal, TaskStartSignal, type CallRounds, type RequestStateServices } from '../mrtr/index.js';
+import { isMcpError } from '../protocol/mcp.error.js';
+import type { InputRequiredResult, JsonObject, Result } from '../protocol/wire.types.js';
+import type { Callable } from '../registry/registered-handlers.js';
 
-export type HandlerOutcome = { kind: 'value'; value: unknown } | { kind: 'input_required'; result: InputRequiredResult };
+/** What a family's lookup found: the entry to call, what it is called for, and the arguments as sent. */
+export interface Found<E extends Callable> {
+  kind: McpInvocationKind;
+  /** Tool name, prompt name, resource URI, or the completed prompt or template. */
+  target: string;
+  entry: E;
+  /** As the client sent them: what guards and interceptors see. */
+  arguments: JsonObject;
+}
 
 /** The arguments as the method receives them. */
 export interface CheckedArguments {
@@ -16,33 +26,41 @@ export interface CheckedArguments {
   dto?: object;
 }
 
-/** What a method family tells the pipeline about one call: only what differs between families. */
-export interface CallSpec {
-  kind: McpInvocationKind;
-  /** Tool name, prompt name, resource URI, or the completed prompt or template. */
-  target: string;
-  /** The registry entry found by the family's lookup. */
-  entry: { invoke(invocation: McpInvocation): Promise<unknown>; readonly extractsParameters?: boolean };
-  /** The arguments as sent. */
-  rawArguments: JsonObject;
-  /** Validation and conversion, as pipes would do it; throws to refuse the call. */
-  checkArguments(raw: JsonObject): CheckedArguments | Promise<CheckedArguments>;
-  /** The call's input rounds (MRTR); absent where a method cannot ask (completions). */
-  rounds?: { method: string; arguments: unknown; params: InputRoundsParams };
-  /** A task run asks through the task's own ledger instead (no requestState); wins over `rounds`. */
-  taskRounds?: CallRounds;
-  createContext(call: McpCall, target: string, ask: AskInputs): McpHandlerContext;
+/**
+ * What a method family (tools, prompts, resources, completions) declares once, for all its calls:
+ * only what differs between them. The pipeline runs every step.
+ */
+export interface CallFamily<E extends Callable> {
+  /** The JSON-RPC method (a requestState is bound to it). */
+  method: string;
+  /** Whether its methods can ask the user (input rounds, MRTR); completions cannot. */
+  canAsk: boolean;
+  /** The context its methods get. */
+  context: new (call: McpCall, target: string, ask: AskInputs) => McpHandlerContext;
+  /** Lookup: the entry the request names, else the family's not-found error (before any guard). */
+  find(params: JsonObject): Found<E>;
+  /** Validation and conversion, as pipes would do them; throws to refuse the call. */
+  checkArguments(found: Found<E>, params: JsonObject): CheckedArguments | Promise<CheckedArguments>;
+  /** The method's value as the wire result. */
+  toResult(value: unknown, found: Found<E>): Result;
+  /** The method's failure as a wire result; without it, a failure is a JSON-RPC error, as an McpError always is. */
+  toErrorResult?(error: unknown, found: Found<E>, call: McpCall): Result;
 }
+
+type Outcome = { kind: 'value'; value: unknown } | { kind: 'input_required'; result: InputRequiredResult };
 
 const CANNOT_ASK = 'This call cannot ask the user for input (elicitation is for tools, prompts and resources)';
 
 /**
- * The one path of tools/call, prompts/get, resources/read and completion/complete after the
- * family's lookup: guards → interceptors → argument checks → input rounds → method → filters, the
- * Nest part in Nest's own order. The argument checks and the one-time requestState claim are the
- * call's *preparation*: it runs when Nest extracts the method's first MCP parameter (after the
- * guards, inside the interceptors, where pipes run), so an unauthorised caller never learns the
- * schema from a validation error and never burns a requestState. The family maps the outcome.
+ * The one path of tools/call, prompts/get, resources/read and completion/complete:
+ *
+ *   lookup → guards → interceptors → argument checks → input rounds → method → filters → result or error mapping
+ *
+ * The family declares what differs (`CallFamily`); guards to filters run in Nest's own order, in the
+ * entry's invoker. The argument checks and the one-time requestState claim are the call's
+ * *preparation*: it runs when Nest extracts the method's first MCP parameter (after the guards,
+ * inside the interceptors, where pipes run), so an unauthorised caller never learns the schema
+ * from a validation error and never burns a requestState.
  */
 @Injectable()
 export class McpCallPipeline {
@@ -50,44 +68,56 @@ export class McpCallPipeline {
 
   constructor(@Inject(REQUEST_STATE_SERVICES) private readonly requestState: RequestStateServices) {}
 
-  async run(call: McpCall, spec: CallSpec): Promise<HandlerOutcome> {
+  /** One call, lookup first. A task run asks through the task's own ledger (`taskRounds`), not requestState. */
+  async call<E extends Callable>(family: CallFamily<E>, call: McpCall, params: JsonObject, taskRounds?: CallRounds): Promise<Result> {
+    return this.run(family, call, params, family.find(params), taskRounds);
+  }
+
+  /** The steps after lookup (tools/call looks its tool up first, to know whether the call is a task). */
+  async run<E extends Callable>(family: CallFamily<E>, call: McpCall, params: JsonObject, found: Found<E>, taskRounds?: CallRounds): Promise<Result> {
+    try {
+      const outcome = await this.invoke(family, call, params, found, taskRounds);
+      return outcome.kind === 'value' ? family.toResult(outcome.value, found) : outcome.result;
+    } catch (error) {
+      // An McpError is the answer as it is; a task's start is tools/call's to handle.
+      if (!family.toErrorResult || isMcpError(error) || error instanceof TaskStartSignal) throw error;
+      return family.toErrorResult(error, found, call);
+    }
+  }
+
+  /** Guards → interceptors → argument checks → input rounds → method → filters. */
+  private async invoke<E extends Callable>(family: CallFamily<E>, call: McpCall, params: JsonObject, found: Found<E>, taskRounds?: CallRounds): Promise<Outcome> {
     let rounds: CallRounds | undefined;
     let inputRounds: InputRounds | undefined;
     const ask: AskInputs = (requests) => {
       if (!rounds) throw new Error(CANNOT_ASK);
       return rounds.ask(requests);
     };
-    const context = spec.createContext(call, spec.target, ask);
+    const context = new family.context(call, found.target, ask);
     const invocation: McpInvocation = {
       request: call.request,
-      kind: spec.kind,
-      name: spec.target,
-      arguments: spec.rawArguments,
+      kind: found.kind,
+      name: found.target,
+      arguments: found.arguments,
       context,
       httpRequest: call.httpRequest,
     };
+    // The preparation: argument checks, then input rounds (a task's own, or requestState's).
     setPreparation(invocation, async () => {
-      const checked = await spec.checkArguments(spec.rawArguments);
+      const checked = await family.checkArguments(found, params);
       invocation.arguments = checked.arguments;
       invocation.dto = checked.dto;
-      if (spec.taskRounds) {
-        rounds = spec.taskRounds;
-        return;
-      }
-      if (!spec.rounds) return;
-      const { method, arguments: args, params } = spec.rounds;
-      inputRounds = new InputRounds(this.requestState, { method, target: spec.target, arguments: args, principal: principalOf(call) }, params, call.meta.clientCapabilities);
-      rounds = inputRounds;
-      await inputRounds.claimState();
+      if (taskRounds) rounds = taskRounds;
+      else if (family.canAsk) rounds = inputRounds = await this.openInputRounds(family.method, found.target, call, params);
     });
     try {
       // A method without MCP parameters has no extraction step to prepare in. It can read neither
       // its arguments nor its context, so its schema is the empty one (which a validation error
       // reveals nothing of), and it can never ask a question: prepare before the guards.
-      if (!spec.entry.extractsParameters) await prepareInvocation(invocation);
-      const value = await spec.entry.invoke(invocation);
+      if (!found.entry.extractsParameters) await prepareInvocation(invocation);
+      const value = await found.entry.invoke(invocation);
       if (rounds?.pendingSignal) {
-        this.logger.warn(SIGNAL_SWALLOWED(`"${spec.target}"`));
+        this.logger.warn(SIGNAL_SWALLOWED(`"${found.target}"`));
         return { kind: 'input_required', result: rounds.toInputRequiredResult(rounds.pendingSignal) };
       }
       return { kind: 'value', value };
@@ -102,10 +132,12 @@ export class McpCallPipeline {
       context.close();
     }
   }
-}
 
-/** The authenticated user behind a call (subject, else client id), that requestState is bound to. */
-export function principalOf(call: McpCall): string | undefined {
-  const auth = getMcpAuth(call.httpRequest);
-  return auth?.subject ?? auth?.clientId;
+  /** Bound to the method, the target, the arguments as sent and the user; a requestState is claimed here, once. */
+  private async openInputRounds(method: string, target: string, call: McpCall, params: JsonObject): Promise<InputRounds> {
+    const boundTo = { method, target, arguments: params.arguments ?? {}, principal: principalOf(call.httpRequest) };
+    const rounds = new InputRounds(this.requestState, boundTo, params, call.meta.clientCapabilities);
+    await rounds.claimState();
+    return rounds;
+  }
 }

@@ -7,8 +7,8 @@ import type {
 } from '../definitions/definition.factory.js';
 import type { McpInvocation } from '../invocation/mcp-invocation.js';
 
-/** How a registered handler is called. */
-interface Callable {
+/** How a registered handler is called. @internal */
+export interface Callable {
   invoke(invocation: McpInvocation): Promise<unknown>;
   /**
    * True when Nest extracts at least one MCP parameter of the method: the call pipeline checks the

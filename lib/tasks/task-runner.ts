@@ -1,9 +1,11 @@
 import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
+import { principalOf } from '../auth/mcp-auth-info.js';
 import type { McpSettings } from '../config/mcp-settings.js';
 import type { McpCall } from '../context/mcp-call.js';
 import { MCP_SETTINGS, MCP_STORE } from '../mcp.constants.js';
 import { isValidResponse, TaskRounds, type AnsweredRound, type TaskLedgerRound } from '../mrtr/index.js';
+import { asMcpError } from '../protocol/internal-error.js';
 import { InternalError, InvalidParamsError } from '../protocol/mcp.error.js';
 import { parseRequestMeta } from '../protocol/request-meta.js';
 import type { InputResponses, JsonObject, JsonRpcErrorObject, Result } from '../protocol/wire.types.js';
@@ -19,10 +21,8 @@ import {
   leaseRenewed,
   withStatusMessage,
   type TaskRecord,
-} from '../tasks/task-record.js';
-import { TaskStore } from '../tasks/task-store.js';
-import { principalOf } from './call-pipeline.js';
-import { asMcpError } from '../protocol/internal-error.js';
+} from './task-record.js';
+import { TaskStore } from './task-store.js';
 
 /** Runs the tool's handler for one run of a task: the result, or an input_required result from TaskRounds. */
 export type TaskExecutor = (call: McpCall, rounds: TaskRounds) => Promise<Result>;
@@ -60,6 +60,7 @@ export class TaskRunner implements OnApplicationShutdown {
     const now = Date.now();
     const { ttlMs, pollIntervalMs, leaseMs } = this.settings.tasks;
     const at = new Date(now).toISOString();
+    const principal = principalOf(call.httpRequest);
     const record: TaskRecord = {
       taskId: randomBytes(32).toString('base64url'),
       status: 'working',
@@ -69,7 +70,7 @@ export class TaskRunner implements OnApplicationShutdown {
       pollIntervalMs,
       expiresAt: now + ttlMs,
       leaseExpiresAt: now + leaseMs,
-      ...(principalOf(call) !== undefined ? { principal: principalOf(call) } : {}),
+      ...(principal !== undefined ? { principal } : {}),
       // Only what a replay needs: the MRTR fields of this request belong to it, not to the task.
       call: { requestId: call.request.id, params: { name: params.name ?? null, arguments: params.arguments ?? {}, _meta: call.meta.raw } },
       // Answers from the call's own input rounds (taskStart 'explicit'): checked there already.
@@ -82,7 +83,7 @@ export class TaskRunner implements OnApplicationShutdown {
   /** The caller's task, with a dead instance's task turned failed; -32602 when unknown, expired or someone else's. */
   async read(call: McpCall, taskId: unknown): Promise<TaskRecord> {
     const record = await callStore('read a task', () => this.tasks.get(requireTaskId(taskId)));
-    if (!record || record.principal !== principalOf(call)) throw new InvalidParamsError(UNKNOWN_TASK);
+    if (!record || record.principal !== principalOf(call.httpRequest)) throw new InvalidParamsError(UNKNOWN_TASK);
     if (record.status !== 'working' || record.leaseExpiresAt > Date.now()) return record;
     return (await this.change(record.taskId, (current, now) => leaseLost(current, now, LOST)))?.record ?? record;
   }

@@ -2,8 +2,10 @@ import { Logger, type Provider } from '@nestjs/common';
 import { MCP_SEAL_SECRET, MCP_SETTINGS, MCP_STORE, REQUEST_STATE_SERVICES } from '../mcp.constants.js';
 import { EPHEMERAL_SECRET } from '../mcp.messages.js';
 import type { McpSettings } from '../config/mcp-settings.js';
-import { generateEphemeralSecret, parseRequestStateSecret, RequestStateCodec, type RequestStateServices } from '../mrtr/index.js';
 import type { McpStore } from '../store/mcp-store.js';
+import type { RequestStateServices } from './input-rounds.js';
+import { RequestStateCodec } from './request-state.codec.js';
+import { generateEphemeralSecret, parseRequestStateSecret } from './request-state.key.js';
 
 /** The sealing key: `mocapi.mrtr.secret`, or an ephemeral key, with one warning. @internal */
 export const sealSecretProvider: Provider = {
