@@ -21,9 +21,9 @@ const TIERS = [
   // The module options: the token, and the type that names every feature's options (and the barrel re-exporting it).
   { tier: 'options', entries: ['mcp.module-definition.ts', 'interfaces/mcp-module-options.interface.ts', 'interfaces/index.ts'] },
   { tier: 'store', entries: ['store', 'auth/mcp-auth.interfaces.ts'] }, // what McpModuleOptions names: McpStore, McpAuthOptions
-  { tier: 'results', path: true, entries: ['results', 'content'] },
+  { tier: 'results', path: true, entries: ['results'] },
   { tier: 'declarations', entries: ['decorators', 'definitions'] }, // handler metadata: decorators write it, definitions read it
-  { tier: 'shapes', entries: ['schema', 'interfaces', 'enums'] }, // JSON Schema tools, handler shapes, enums
+  { tier: 'shapes', entries: ['schema', 'interfaces'] }, // JSON Schema tools, handler shapes and enums
   { tier: 'constants', entries: ['mcp.constants.ts', 'mcp.messages.ts'] },
   { tier: 'protocol', entries: ['protocol'] }, // wire types, errors, envelope: every tier may import it, it imports nothing of ours
 ];

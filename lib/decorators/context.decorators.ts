@@ -1,4 +1,4 @@
-import { McpParamtype } from '../enums/mcp-paramtype.enum.js';
+import { McpParamtype } from '../interfaces/mcp-paramtype.enum.js';
 import { createMcpParamDecorator } from './param.utils.js';
 
 const contextDecorator = createMcpParamDecorator(McpParamtype.CONTEXT);

@@ -1,5 +1,5 @@
 import type { PipeTransform } from '@nestjs/common';
-import { McpParamtype } from '../enums/mcp-paramtype.enum.js';
+import { McpParamtype } from '../interfaces/mcp-paramtype.enum.js';
 import type { McpArgOptions } from '../interfaces/handler-metadata.interface.js';
 import { createMcpParamDecorator } from './param.utils.js';
 

@@ -1,6 +1,6 @@
 import { assignMetadata, type PipeTransform } from '@nestjs/common';
 import { MCP_PARAM_ARGS_METADATA } from '../mcp.constants.js';
-import { McpParamtype } from '../enums/mcp-paramtype.enum.js';
+import { McpParamtype } from '../interfaces/mcp-paramtype.enum.js';
 import { isDtoClass } from '../schema/schema-helpers.js';
 
 /**

@@ -1,5 +1,5 @@
 import type { McpArgOptions } from '../interfaces/handler-metadata.interface.js';
-import { McpParamtype } from '../enums/mcp-paramtype.enum.js';
+import { McpParamtype } from '../interfaces/mcp-paramtype.enum.js';
 
 /** One decorated parameter of a handler method. */
 export interface McpParamMetadata {

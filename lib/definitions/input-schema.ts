@@ -1,5 +1,5 @@
 import type { Logger } from '@nestjs/common';
-import { McpParamtype } from '../enums/mcp-paramtype.enum.js';
+import { McpParamtype } from '../interfaces/mcp-paramtype.enum.js';
 import {
   ANY_VALUE_ARGUMENT,
   ANY_VALUE_PROPERTY,

@@ -1,5 +1,5 @@
 import type { McpHandlerContext } from '../context/mcp-handler.context.js';
-import type { McpHandlerKind } from '../enums/mcp-handler-kind.enum.js';
+import type { McpHandlerKind } from '../interfaces/mcp-handler-kind.enum.js';
 import type { JsonObject, JsonRpcRequest } from '../protocol/wire.types.js';
 
 /** What an invocation runs: a handler kind, or a completion source. @publicApi */

@@ -1,6 +1,6 @@
 import type { ParamsFactory } from '@nestjs/core';
 import { NEST_REQUEST_PARAMTYPE } from '../definitions/handler-method.js';
-import { McpParamtype } from '../enums/mcp-paramtype.enum.js';
+import { McpParamtype } from '../interfaces/mcp-paramtype.enum.js';
 import { prepareInvocation, type McpInvocation } from './mcp-invocation.js';
 
 /**

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { McpCall } from '../context/mcp-call.js';
 import { PromptGetContext } from '../context/mcp-handler.context.js';
-import { McpHandlerKind } from '../enums/mcp-handler-kind.enum.js';
+import { McpHandlerKind } from '../interfaces/mcp-handler-kind.enum.js';
 import { MCP_SETTINGS } from '../mcp.constants.js';
 import type { McpSettings } from '../config/mcp-settings.js';
 import { McpCallPipeline, type CallFamily, type CheckedArguments } from '../pipeline/call-pipeline.js';

@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { withAppMeta } from '../apps/index.js';
 import type { McpCall } from '../context/mcp-call.js';
 import { ResourceReadContext } from '../context/mcp-handler.context.js';
-import { McpHandlerKind } from '../enums/mcp-handler-kind.enum.js';
+import { McpHandlerKind } from '../interfaces/mcp-handler-kind.enum.js';
 import type { McpCacheOptions } from '../interfaces/handler-metadata.interface.js';
 import { MCP_SETTINGS } from '../mcp.constants.js';
 import type { McpSettings } from '../config/mcp-settings.js';

@@ -1,5 +1,5 @@
 import type { McpCall } from '../context/mcp-call.js';
-import type { McpHandlerKind } from '../enums/mcp-handler-kind.enum.js';
+import type { McpHandlerKind } from '../interfaces/mcp-handler-kind.enum.js';
 import type { McpInvocation } from '../invocation/mcp-invocation.js';
 
 /**

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { assertMatchesDef } from '../../test/support/wire-schema.js';
-import { embeddedText, image, resourceLink, text } from '../content/index.js';
+import { embeddedText, image, resourceLink, text } from './content.js';
 import { toGetPromptResult } from './prompt-result.mapper.js';
 
 const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';

@@ -1,4 +1,4 @@
-import { isContentBlock } from '../content/index.js';
+import { isContentBlock } from './content.js';
 import { isPlainObject } from '../protocol/json-value.js';
 import type { GetPromptResult, PromptMessage } from '../protocol/wire.types.js';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { Exclude } from 'class-transformer';
 import { assertMatchesDef } from '../../test/support/wire-schema.js';
-import { audio, image, text } from '../content/index.js';
+import { audio, image, text } from './content.js';
 import { toCallToolResult, toolErrorResult } from './tool-result.mapper.js';
 
 const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';

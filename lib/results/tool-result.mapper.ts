@@ -1,5 +1,5 @@
 import { instanceToPlain } from 'class-transformer';
-import { isCallToolResultLike, isContentBlock } from '../content/index.js';
+import { isCallToolResultLike, isContentBlock } from './content.js';
 import type { CallToolResult, ContentBlock } from '../protocol/wire.types.js';
 
 /**

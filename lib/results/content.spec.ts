@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { defErrors } from '../../test/support/wire-schema.js';
-import { Content, audio, embeddedBlob, embeddedText, image, isCallToolResultLike, isContentBlock, resourceLink, text } from './index.js';
+import { Content, audio, embeddedBlob, embeddedText, image, isCallToolResultLike, isContentBlock, resourceLink, text } from './content.js';
 
 
 const PNG_BYTES = Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
