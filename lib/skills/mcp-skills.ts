@@ -11,8 +11,8 @@ const SKILL_FILES_TEMPLATE = 'skill://{+path}';
 /**
  * Publishes the skills (SEP-2640) of `skills.directory` and of `@McpSkill()` methods at start-up:
  * reads them once (digests and sizes), lists each SKILL.md as a resource, and serves every skill file
- * through `resources/read` with the registry's ordinary resource machinery (guards and interceptors
- * apply). The `skills/*` methods read the catalog from here. Publishing waits for application
+ * through `resources/read` as run-time resources of the registry (so, like every run-time entry, without
+ * guards or interceptors: there is no provider method to enhance). The `skills/*` methods read the catalog from here. Publishing waits for application
  * bootstrap, when discovery has handed over every `@McpSkill()` method. @internal
  */
 @Injectable()
