@@ -8,7 +8,7 @@ import { McpDispatcher } from '../lib/index.js';
 import { BillingService } from '../sample/tools/billing.service.js';
 import { startInteractiveApp } from './src/interactive-fixture.module.js';
 import { watchState } from './src/interactive-fixture.tools.js';
-import { until } from './support/interactive-http.js';
+import { until, within } from './support/waiting.js';
 import { legacySessionHeaders, postMcp, type Json } from './support/mcp-http.js';
 import { WireRecorder } from './support/wire-recorder.js';
 import { assertLegacyServerMessage } from './support/wire-schema.js';
@@ -163,7 +163,10 @@ describe('elicit() for 2025 clients: server→client requests on the call stream
     expect(dispatcher.awaitedClientAnswers).toBe(1);
     await end(client, transport, controller);
     await call;
-    await until(() => dispatcher.awaitedClientAnswers === 0 && watchState.aborted !== 0, 5000);
+    await until(() => dispatcher.awaitedClientAnswers === 0 && watchState.aborted !== 0, 'the question dropped and the call aborted', () => ({
+      awaitedClientAnswers: dispatcher.awaitedClientAnswers,
+      ...watchState,
+    }));
     expect(dispatcher.awaitedClientAnswers).toBe(0);
     expect(watchState.aborted).toBe(1);
     expect(watchState.runs).toBe(1);
@@ -180,13 +183,14 @@ describe('elicit() for 2025 clients: server→client requests on the call stream
   it("a response posted in another session never reaches the call: 400, and the call still gets its own client's answer", async () => {
     const intruder = await connect();
     let release!: (answer: Json) => void;
-    let questionId: unknown;
+    let asked!: (requestId: unknown) => void;
+    const question = new Promise<unknown>((resolve) => (asked = resolve));
     const { client } = await connect((_params, requestId) => {
-      questionId = requestId;
+      asked(requestId);
       return new Promise((resolve) => (release = resolve));
     });
     const call = client.callTool({ name: 'onboard', arguments: {} });
-    await until(() => questionId !== undefined, 5000);
+    const questionId = await within(question, 'the question to the client');
     expect(typeof questionId).toBe('string');
     const forged = await postMcp(
       url,

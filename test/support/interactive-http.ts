@@ -105,16 +105,7 @@ export async function callTool(
   return read(await post(url, 'tools/call', { name, arguments: args }, options));
 }
 
-/** Waits until `check()` is true, polling every 20 ms, for up to `timeoutMs`. */
-export async function until(check: () => boolean, timeoutMs = 2000): Promise<boolean> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (check()) return true;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  return check();
-}
-
+/** For what is defined in time (a TTL running out): load can only lengthen the wait. Never for events: see waiting.ts. */
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** A fresh base64 256-bit key. */
