@@ -1,3 +1,5 @@
+import type { Readable } from 'node:stream';
+
 /**
  * Tests wait for events, never for time (issue 25). Every wait has this one ceiling, which only a
  * hang reaches: a busy machine may be slow, never this slow. At the ceiling the wait fails saying
@@ -29,5 +31,85 @@ export async function until(check: () => boolean, awaited: string, seen: () => u
   while (!check()) {
     if (performance.now() > deadline) throw new Error(`Still waiting for ${awaited} after ${PATIENCE_MS} ms; seen: ${show(seen())}`);
     await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+/**
+ * What streams wrote so far, filled by their 'data' events. A wait re-checks on each chunk, fails at
+ * once when the streams closed without what it awaits, and at the ceiling otherwise.
+ */
+abstract class StreamArrivals {
+  private readonly waiters = new Set<() => void>();
+  private open: number;
+  /** Output that breaks the format: every wait fails with it. */
+  protected failure?: Error;
+
+  protected constructor(
+    readonly label: string,
+    streams: Readable[],
+  ) {
+    this.open = streams.length;
+    for (const stream of streams) {
+      stream.setEncoding('utf8');
+      stream.on('data', (chunk: string) => {
+        this.take(chunk);
+        this.wake();
+      });
+      stream.on('close', () => {
+        this.open--;
+        this.wake();
+      });
+    }
+  }
+
+  /** Whether every stream has closed: nothing more can arrive. */
+  get closed(): boolean {
+    return this.open === 0;
+  }
+
+  protected abstract take(chunk: string): void;
+  protected abstract seen(): string;
+
+  /** Resolves with the first defined `pick()`, re-evaluated as output arrives. */
+  protected awaitPick<T>(pick: () => T | undefined, awaited: string): Promise<T> {
+    let check!: () => void;
+    const found = new Promise<T>((resolve, reject) => {
+      check = () => {
+        const value = this.failure ? undefined : pick();
+        if (this.failure) reject(this.failure);
+        else if (value !== undefined) resolve(value);
+        else if (this.closed) reject(new Error(`${this.label} closed before ${awaited}; seen: ${this.seen()}`));
+      };
+    });
+    this.waiters.add(check);
+    check();
+    return within(found, `${awaited} on ${this.label}`, () => this.seen()).finally(() => this.waiters.delete(check));
+  }
+
+  private wake(): void {
+    for (const check of [...this.waiters]) check();
+  }
+}
+
+/** The text of one or more streams (a child's stdout and stderr, say), as one transcript. */
+export class StreamText extends StreamArrivals {
+  text = '';
+
+  constructor(label: string, ...streams: Readable[]) {
+    super(label, streams);
+  }
+
+  /** Resolves with the first match of `pattern` in the text, as soon as it is there. */
+  contains(pattern: string | RegExp): Promise<RegExpExecArray> {
+    const regexp = typeof pattern === 'string' ? new RegExp(pattern.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')) : pattern;
+    return this.awaitPick(() => regexp.exec(this.text) ?? undefined, show(String(pattern)));
+  }
+
+  protected take(chunk: string): void {
+    this.text += chunk;
+  }
+
+  protected seen(): string {
+    return JSON.stringify(this.text);
   }
 }
