@@ -1,4 +1,5 @@
 import type { Readable } from 'node:stream';
+import type { Json } from './mcp-http.js';
 
 /**
  * Tests wait for events, never for time (issue 25). Every wait has this one ceiling, which only a
@@ -111,5 +112,55 @@ export class StreamText extends StreamArrivals {
 
   protected seen(): string {
     return JSON.stringify(this.text);
+  }
+}
+
+/** Newline-delimited JSON (the stdio transport's output): every line must parse. */
+export class JsonLines extends StreamArrivals {
+  readonly lines: string[] = [];
+  readonly messages: Json[] = [];
+  private buffer = '';
+
+  constructor(label: string, stream: Readable) {
+    super(label, [stream]);
+  }
+
+  /** Stray bytes after the last newline would be a partial, unparseable message. */
+  get trailing(): string {
+    return this.buffer;
+  }
+
+  /** The first message that matches, as soon as it is there. */
+  waitFor(predicate: (message: Json) => boolean, awaited = 'a matching message'): Promise<Json> {
+    return this.awaitPick(() => this.messages.find(predicate), awaited);
+  }
+
+  /** The response (result or error) to request `id`. */
+  response(id: number | string): Promise<Json> {
+    return this.waitFor((message) => message.id === id && ('result' in message || 'error' in message), `the response to ${JSON.stringify(id)}`);
+  }
+
+  /** Resolves once `count` messages have arrived. */
+  count(count: number): Promise<Json[]> {
+    return this.awaitPick(() => (this.messages.length >= count ? this.messages : undefined), `${count} message(s)`);
+  }
+
+  protected take(chunk: string): void {
+    this.buffer += chunk;
+    let newline: number;
+    while ((newline = this.buffer.indexOf('\n')) >= 0) {
+      const line = this.buffer.slice(0, newline);
+      this.buffer = this.buffer.slice(newline + 1);
+      this.lines.push(line);
+      try {
+        this.messages.push(JSON.parse(line) as Json);
+      } catch {
+        this.failure ??= new Error(`${this.label} wrote a line that is not JSON: ${JSON.stringify(line)}`);
+      }
+    }
+  }
+
+  protected seen(): string {
+    return JSON.stringify(this.messages);
   }
 }
