@@ -36,7 +36,7 @@ describe('RedisMcpStore against a real redis-server (e2e)', () => {
     redis = await startRedis(redisServer);
     store = await RedisMcpStore.connect(redis.url, { keyPrefix: 'test:' });
     raw = new Redis(redis.url);
-  }, 20_000);
+  });
 
   afterAll(async () => {
     await store?.close();
@@ -95,7 +95,7 @@ describe('McpModule with mocapi.store.redis-url (e2e)', () => {
   beforeAll(async () => {
     redis = await startRedis(redisServer);
     ({ app, url } = await startInteractiveApp({ logger: log, config: { mocapi: { store: { 'redis-url': redis.url, 'key-prefix': 'app:' } } } }));
-  }, 20_000);
+  });
 
   afterAll(async () => {
     await app?.close();
@@ -148,7 +148,7 @@ describe('two instances behind nginx sharing one Redis (e2e)', () => {
     const shared = { mrtr: { secret }, store: { redisUrl: redis.url } };
     [a, b] = await Promise.all([startReliabilityApp({ ...shared, instance: 'a' }), startReliabilityApp({ ...shared, instance: 'b' })]);
     proxy = await startNginx(nginx, [a.port, b.port]);
-  }, 20_000);
+  });
 
   afterAll(async () => {
     await proxy?.stop();

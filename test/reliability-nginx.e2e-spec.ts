@@ -26,7 +26,7 @@ describe('scale-out: two instances behind nginx (e2e)', () => {
     const started = await startNginx(nginx, [a.port, b.port]);
     ({ url, buffered } = started);
     proxy = started;
-  }, 20_000);
+  });
 
   afterAll(async () => {
     await proxy?.stop();

@@ -232,7 +232,7 @@ describe('Tasks across two instances on one real Redis (e2e)', () => {
     const options: McpModuleOptions = { store: { redisUrl: redis.url }, tasks: { lease: 'PT0.6S' } };
     [a, b] = await Promise.all([startTaskApp(options), startTaskApp(options)]);
     store = await RedisMcpStore.connect(redis.url);
-  }, 20_000);
+  });
   afterAll(async () => {
     await Promise.all([a?.app.close(), b?.app.close()]);
     await store?.close();

@@ -26,10 +26,10 @@ export async function within<T>(work: Promise<T>, awaited: string, seen: () => u
   }
 }
 
-/** Re-checks `check` every 10 ms until it holds: for in-process state that announces no event. */
-export async function until(check: () => boolean, awaited: string, seen: () => unknown = () => 'nothing'): Promise<void> {
+/** Re-checks `check` every 10 ms until it holds: for state that announces no event (in-process, or behind a request). */
+export async function until(check: () => boolean | Promise<boolean>, awaited: string, seen: () => unknown = () => 'nothing'): Promise<void> {
   const deadline = performance.now() + PATIENCE_MS;
-  while (!check()) {
+  while (!(await check())) {
     if (performance.now() > deadline) throw new Error(`Still waiting for ${awaited} after ${PATIENCE_MS} ms; seen: ${show(seen())}`);
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
