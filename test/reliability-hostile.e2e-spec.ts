@@ -6,7 +6,7 @@ import { gzipSync } from 'node:zlib';
 import { McpRegistry } from '../lib/index.js';
 import { rpc, standardHeaders, type Json } from './support/mcp-http.js';
 import { leaksInternals, ReliabilityFixtureModule, release, run, startReliabilityApp, type ReliabilityApp } from './src/reliability-fixture.js';
-import { until } from './support/waiting.js';
+import { PATIENCE_MS, until } from './support/waiting.js';
 
 const MAX_STATE_LENGTH = 4096;
 const MAX_INPUT_RESPONSES = 4;
@@ -26,7 +26,7 @@ async function send(url: string, body: Json, options: { raw?: string; headersFro
     else headers[name] = value;
   }
   const method = options.method ?? 'POST';
-  const response = await fetch(url, { method, headers, signal: AbortSignal.timeout(5000), body: method === 'POST' ? (options.raw ?? JSON.stringify(body)) : undefined });
+  const response = await fetch(url, { method, headers, signal: AbortSignal.timeout(PATIENCE_MS), body: method === 'POST' ? (options.raw ?? JSON.stringify(body)) : undefined });
   const text = await response.text();
   let json: Json;
   try {

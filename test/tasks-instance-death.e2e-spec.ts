@@ -19,7 +19,8 @@ interface Instance {
 /** Starts one sample process on a free port, sharing `redisUrl`; resolves once it logged its endpoint (it listens by then). */
 async function startSample(redisUrl: string): Promise<Instance> {
   const port = await freePort();
-  const env = { ...process.env, PORT: String(port), HOST: '127.0.0.1', MOCAPI_STORE_REDIS_URL: redisUrl, MOCAPI_TASKS_LEASE: 'PT1S' };
+  // A 3 s lease, renewed every second: the live instance keeps it through a stall of a busy machine; the killed one loses it soon.
+  const env = { ...process.env, PORT: String(port), HOST: '127.0.0.1', MOCAPI_STORE_REDIS_URL: redisUrl, MOCAPI_TASKS_LEASE: 'PT3S' };
   const child = spawn(process.execPath, [ENTRY], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   try {
     await new StreamText(`the sample on port ${port}`, child.stdout!, child.stderr!).contains('MCP endpoint: ');
