@@ -1,8 +1,20 @@
 import 'reflect-metadata';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
-import { EnhancersFixtureModule, seen } from './src/nest-enhancers.fixture.js';
-import { callMcp, postMcp, rpc, startApp, type Json, type StartedApp } from './support/mcp-http.js';
-import { assertErrorResponse, assertResultResponse } from './support/wire-schema.js';
+import { PassThrough } from 'node:stream';
+import { bootstrapStdio } from '../lib/index.js';
+import { EnhancersFixtureModule, META_ROLE, seen } from './src/nest-enhancers.fixture.js';
+import {
+  callMcp,
+  LEGACY_PROTOCOL_VERSION,
+  postMcp,
+  rpc,
+  standardMeta,
+  startApp,
+  type Json,
+  type StartedApp,
+} from './support/mcp-http.js';
+import { JsonLines } from './support/waiting.js';
+import { assertErrorResponse, assertLegacyServerMessage, assertResultResponse, assertServerMessage } from './support/wire-schema.js';
 
 const ADMIN = { 'x-role': 'admin' };
 
@@ -212,5 +224,111 @@ describe('Nest enhancers on MCP handlers (e2e)', () => {
       const results = await Promise.all(callers.map((caller) => call('stamped', {}, { 'x-caller': caller })));
       expect(results.map((response) => response.body.result.content[0].text)).toEqual(callers.map((caller) => `stamped (seen by ${caller})`));
     });
+  });
+});
+
+/**
+ * The same enhancers where no HTTP request exists: bootstrapStdio serving the fixture on in-memory
+ * pipes (the transport and dispatcher a spawned stdio server runs, minus the OS pipe).
+ */
+describe('Nest enhancers over stdio (e2e)', () => {
+  /** A stdio server of the fixture; its output read as JSON lines. */
+  async function stdioServer() {
+    const input = new PassThrough();
+    const output = new PassThrough();
+    const out = new JsonLines('the stdio server', output);
+    const server = await bootstrapStdio(EnhancersFixtureModule, { input, output, logger: false, exitOnClose: false, handleSignals: false });
+    let nextId = 0;
+    /** Writes one request line and resolves with its response, checked against the 2026-07-28 schema. */
+    const request = async (method: string, params: Record<string, unknown>, meta: Record<string, unknown> = {}): Promise<Json> => {
+      const id = `stdio-${++nextId}`;
+      input.write(`${JSON.stringify({ jsonrpc: '2.0', id, method, params: { ...params, _meta: standardMeta(meta) } })}\n`);
+      const response = await out.response(id);
+      assertServerMessage(response, { method });
+      return response;
+    };
+    const call = (name: string, args: Record<string, unknown> = {}, meta: Record<string, unknown> = {}) => request('tools/call', { name, arguments: args }, meta);
+    return { input, out, server, request, call };
+  }
+
+  let stdio: Awaited<ReturnType<typeof stdioServer>>;
+
+  beforeAll(async () => {
+    stdio = await stdioServer();
+  });
+  afterAll(async () => {
+    await stdio?.server.close();
+  });
+  beforeEach(() => {
+    seen.reset();
+  });
+
+  it('a guard that denies → -31003, the handler does not run; the guard saw an "mcp" context and no HTTP request', async () => {
+    const response = await stdio.call('admin-visible');
+    expect(response.error).toEqual({ code: -31003, message: 'Forbidden resource' });
+    expect(response).not.toHaveProperty('result');
+    expect(seen.guard).toEqual([
+      { type: 'mcp', kind: 'tool', name: 'admin-visible', probe: false, args: {}, hasContext: true, hasHttp: false, method: 'tools/call' },
+    ]);
+    expect(seen.handlerRuns).toEqual([]);
+  });
+
+  it('a guard throwing UnauthorizedException → -31001 with its message', async () => {
+    const response = await stdio.call('needs-user');
+    expect(response.error).toEqual({ code: -31001, message: 'Who are you?' });
+    expect(seen.handlerRuns).toEqual([]);
+  });
+
+  it("a guard deciding on the call's _meta: allowed, the handler runs; without it, -31003", async () => {
+    const allowed = await stdio.call('meta-admin', {}, { [META_ROLE]: 'admin' });
+    expect(allowed.result.content).toEqual([{ type: 'text', text: 'meta admin ran' }]);
+    const denied = await stdio.call('meta-admin', {}, { [META_ROLE]: 'guest' });
+    expect(denied.error).toEqual({ code: -31003, message: 'Forbidden resource' });
+    expect(seen.handlerRuns).toEqual(['meta-admin']);
+  });
+
+  it("an interceptor sees the handler's raw return value and its replacement becomes the result", async () => {
+    const response = await stdio.call('wrapped', { n: 21 });
+    expect(seen.interceptor).toEqual([{ name: 'wrapped', result: { doubled: 42 } }]);
+    expect(response.result.structuredContent).toEqual({ wrapped: { doubled: 42 }, tool: 'wrapped' });
+  });
+
+  it('an interceptor wraps the argument checks: it sees a call whose arguments are invalid', async () => {
+    const response = await stdio.call('counted', { n: 'not a number' });
+    expect(response.result).toMatchObject({ isError: true });
+    expect(seen.intercepted).toEqual(['counted']);
+  });
+
+  it('tools/list probes the guard of a hideWhenDenied tool (no HTTP request) and leaves it out', async () => {
+    const response = await stdio.request('tools/list', {});
+    const names = response.result.tools.map((tool: Json) => tool.name);
+    expect(names).toContain('admin-visible');
+    expect(names).not.toContain('admin-hidden');
+    expect(seen.guard.filter((entry) => entry.probe)).toEqual([
+      { type: 'mcp', kind: 'tool', name: 'admin-hidden', probe: true, args: {}, hasContext: false, hasHttp: false, method: 'tools/list' },
+    ]);
+  });
+
+  it('a 2025 pipe (opened by initialize) runs the same guards and interceptors', async () => {
+    const pipe = await stdioServer();
+    try {
+      const line = (id: number, method: string, params: Record<string, unknown>) => `${JSON.stringify({ jsonrpc: '2.0', id, method, params })}\n`;
+      pipe.input.write(line(1, 'initialize', { protocolVersion: LEGACY_PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: 'raw', version: '1' } }));
+      pipe.input.write(`${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' })}\n`);
+      pipe.input.write(line(2, 'tools/call', { name: 'admin-visible', arguments: {} }));
+      pipe.input.write(line(3, 'tools/call', { name: 'needs-user', arguments: {} }));
+      pipe.input.write(line(4, 'tools/call', { name: 'wrapped', arguments: { n: 4 } }));
+      const [initialized, denied, unauthorized, wrapped] = [await pipe.out.response(1), await pipe.out.response(2), await pipe.out.response(3), await pipe.out.response(4)];
+      expect(initialized.result.protocolVersion).toBe(LEGACY_PROTOCOL_VERSION);
+      for (const [message, method] of [[initialized, 'initialize'], [denied], [unauthorized], [wrapped, 'tools/call']] as const) assertLegacyServerMessage(message, method);
+      expect(denied.error).toEqual({ code: -31003, message: 'Forbidden resource' });
+      expect(unauthorized.error).toEqual({ code: -31001, message: 'Who are you?' });
+      expect(wrapped.result.structuredContent).toEqual({ wrapped: { doubled: 8 }, tool: 'wrapped' });
+      expect(seen.guard.map((entry) => [entry.name, entry.hasHttp])).toEqual([['admin-visible', false]]);
+      expect(seen.interceptor).toEqual([{ name: 'wrapped', result: { doubled: 8 } }]);
+      expect(seen.handlerRuns).toEqual([]);
+    } finally {
+      await pipe.server.close();
+    }
   });
 });
