@@ -1,11 +1,16 @@
 import 'reflect-metadata';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
+import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { PassThrough } from 'node:stream';
 import { bootstrapStdio } from '../lib/index.js';
 import { EnhancersFixtureModule, META_ROLE, seen } from './src/nest-enhancers.fixture.js';
 import {
   callMcp,
   LEGACY_PROTOCOL_VERSION,
+  legacySessionHeaders,
+  openLegacySession,
   postMcp,
   rpc,
   standardMeta,
@@ -329,6 +334,100 @@ describe('Nest enhancers over stdio (e2e)', () => {
       expect(seen.handlerRuns).toEqual([]);
     } finally {
       await pipe.server.close();
+    }
+  });
+});
+
+/** The same enhancers in the 2025 era over HTTP: initialize → Mcp-Session-Id → tools/call. */
+describe('Nest enhancers in a 2025 session over HTTP (e2e)', () => {
+  let started: StartedApp;
+  let sessionId: string;
+  let nextId = 100;
+
+  beforeAll(async () => {
+    started = await startApp([EnhancersFixtureModule]);
+    const opened = await openLegacySession(started.url);
+    expect(opened.status).toBe(200);
+    sessionId = opened.sessionId;
+    const initialized = await postMcp(started.url, { jsonrpc: '2.0', method: 'notifications/initialized' }, { headers: legacySessionHeaders(sessionId), skipSchema: true });
+    expect(initialized.status).toBe(202);
+  });
+  afterAll(async () => {
+    await started?.app.close();
+  });
+  beforeEach(() => {
+    seen.reset();
+  });
+
+  /** A request of the session (no 2026-07-28 `_meta`), its response checked against the 2025-11-25 schema. */
+  async function request(method: string, params: Record<string, unknown>, headers: Record<string, string> = {}): Promise<Json> {
+    const response = await postMcp(started.url, { jsonrpc: '2.0', id: nextId++, method, params }, { headers: { ...legacySessionHeaders(sessionId), ...headers }, skipSchema: true });
+    expect(response.status).toBe(200);
+    assertLegacyServerMessage(response.body, method);
+    return response.body;
+  }
+
+  const call = (name: string, args: Record<string, unknown> = {}, headers: Record<string, string> = {}) => request('tools/call', { name, arguments: args }, headers);
+
+  it('a class guard allows with the header of the POST and denies without it (-31003, handler not run)', async () => {
+    const allowed = await call('admin-visible', {}, ADMIN);
+    expect(allowed.result.content).toEqual([{ type: 'text', text: 'visible ran' }]);
+    expect(seen.guard).toEqual([
+      { type: 'mcp', kind: 'tool', name: 'admin-visible', probe: false, args: {}, hasContext: true, hasHttp: true, method: 'tools/call' },
+    ]);
+    const denied = await call('admin-visible');
+    expect(denied.error).toEqual({ code: -31003, message: 'Forbidden resource' });
+    expect(seen.handlerRuns).toEqual(['admin-visible']);
+  });
+
+  it('a guard throwing UnauthorizedException → -31001 with its message', async () => {
+    expect((await call('needs-user')).error).toEqual({ code: -31001, message: 'Who are you?' });
+    expect((await call('needs-user', {}, { 'x-user': 'ada' })).result.content).toEqual([{ type: 'text', text: 'hello user' }]);
+    expect(seen.handlerRuns).toEqual(['needs-user']);
+  });
+
+  it('a request-scoped guard gets the HTTP request of each POST of the session', async () => {
+    expect((await call('friends-only', {}, { 'x-caller': 'stranger' })).error.code).toBe(-31003);
+    expect((await call('friends-only', {}, { 'x-caller': 'friend' })).result.content).toEqual([{ type: 'text', text: 'hi friend' }]);
+  });
+
+  it("an interceptor sees the handler's raw return value and its replacement becomes the result", async () => {
+    const response = await call('wrapped', { n: 21 });
+    expect(seen.interceptor).toEqual([{ name: 'wrapped', result: { doubled: 42 } }]);
+    expect(response.result.structuredContent).toEqual({ wrapped: { doubled: 42 }, tool: 'wrapped' });
+  });
+
+  it('a request-scoped interceptor sees its own POST, also for concurrent calls of one session', async () => {
+    const callers = ['c1', 'c2', 'c3', 'c4'];
+    const results = await Promise.all(callers.map((caller) => call('stamped', {}, { 'x-caller': caller })));
+    expect(results.map((response) => response.result.content[0].text)).toEqual(callers.map((caller) => `stamped (seen by ${caller})`));
+  });
+
+  it('tools/list of the session hides a denied hideWhenDenied tool and lists it for the admin', async () => {
+    const names = async (headers: Record<string, string> = {}) => (await request('tools/list', {}, headers)).result.tools.map((tool: Json) => tool.name);
+    expect(await names()).not.toContain('admin-hidden');
+    expect(await names(ADMIN)).toContain('admin-hidden');
+  });
+
+  it('the v1 SDK client: an allowed call returns the result; a denied one rejects with McpError -31003', async () => {
+    const connect = async (headers: Record<string, string>) => {
+      const client = new ClientV1({ name: 'enhancers-v1', version: '1.0.0' });
+      await client.connect(new StreamableHTTPClientTransport(new URL(started.url), { requestInit: { headers } }));
+      return client;
+    };
+    const admin = await connect(ADMIN);
+    const anonymous = await connect({});
+    try {
+      expect((await admin.callTool({ name: 'admin-visible', arguments: {} })).content).toEqual([{ type: 'text', text: 'visible ran' }]);
+      const refused = await anonymous.callTool({ name: 'admin-visible', arguments: {} }).then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+      expect(refused).toBeInstanceOf(McpError);
+      expect((refused as McpError).code).toBe(-31003);
+      expect(seen.handlerRuns).toEqual(['admin-visible']);
+    } finally {
+      await Promise.all([admin.close(), anonymous.close()]);
     }
   });
 });
