@@ -103,7 +103,7 @@ export class StreamText extends StreamArrivals {
   /** Resolves with the first match of `pattern` in the text, as soon as it is there. */
   contains(pattern: string | RegExp): Promise<RegExpExecArray> {
     const regexp = typeof pattern === 'string' ? new RegExp(pattern.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')) : pattern;
-    return this.awaitPick(() => regexp.exec(this.text) ?? undefined, show(String(pattern)));
+    return this.awaitPick(() => regexp.exec(this.text) ?? undefined, typeof pattern === 'string' ? JSON.stringify(pattern) : String(pattern));
   }
 
   protected take(chunk: string): void {
