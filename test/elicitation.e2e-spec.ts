@@ -2,7 +2,8 @@ import type { INestApplication, LoggerService } from '@nestjs/common';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { McpTest, type McpTestClient } from 'nest-mcp/testing';
 import { BillingService } from '../sample/tools/billing.service.js';
-import { callTool, until, type McpReply, type Msg } from './support/interactive-http.js';
+import { callTool, type McpReply, type Msg } from './support/interactive-http.js';
+import { until } from './support/waiting.js';
 import { startInteractiveApp } from './src/interactive-fixture.module.js';
 import { lateState, runState } from './src/interactive-fixture.tools.js';
 
@@ -338,7 +339,7 @@ describe('elicitation by multi round-trip requests (e2e)', () => {
       const before = lateState.errors.length;
       const reply = await callTool(url, 'late-elicit', {});
       expect(expectComplete(reply).content).toEqual([{ type: 'text', text: 'returned early' }]);
-      expect(await until(() => lateState.errors.length > before, 2000)).toBe(true);
+      await until(() => lateState.errors.length > before, "the detached elicit()'s failure", () => lateState);
       expect(lateState.errors[before]).toMatch(/after the handler settled/);
     });
 

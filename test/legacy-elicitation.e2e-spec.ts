@@ -8,7 +8,7 @@ import { McpEras } from '../lib/era/index.js';
 import { BillingService } from '../sample/tools/billing.service.js';
 import { startInteractiveApp } from './src/interactive-fixture.module.js';
 import { watchState } from './src/interactive-fixture.tools.js';
-import { until } from './support/interactive-http.js';
+import { until, within } from './support/waiting.js';
 import { legacySessionHeaders, postMcp, type Json } from './support/mcp-http.js';
 import { WireRecorder } from './support/wire-recorder.js';
 import { assertLegacyServerMessage } from './support/wire-schema.js';
@@ -34,7 +34,8 @@ describe('elicit() for 2025 clients: server→client requests on the call stream
   const logger = { log: () => undefined, warn: () => undefined, error: (message: unknown) => errors.push(String(message)) };
 
   beforeAll(async () => {
-    ({ app, url } = await startInteractiveApp({ session: { inputTimeout: 'PT2S' }, logger }));
+    // The default wait for an answer (the requestState lifetime): answers here never race a short limit.
+    ({ app, url } = await startInteractiveApp({ logger }));
     eras = app.get(McpEras);
   });
 
@@ -47,7 +48,7 @@ describe('elicit() for 2025 clients: server→client requests on the call stream
     app.get(BillingService).charges.length = 0;
   });
 
-  async function connect(answer?: Answer, capabilities: Json = { elicitation: {} }): Promise<Connected> {
+  async function connect(answer?: Answer, capabilities: Json = { elicitation: {} }, target = url): Promise<Connected> {
     const asked: Json[] = [];
     const client = new Client({ name: 'legacy-elicit-e2e', version: '1.0.0' }, { capabilities });
     if (answer) {
@@ -56,7 +57,7 @@ describe('elicit() for 2025 clients: server→client requests on the call stream
         return (await answer(request.params as Json, extra.requestId)) as never;
       });
     }
-    const transport = new StreamableHTTPClientTransport(new URL(url), { fetch: wire.fetch });
+    const transport = new StreamableHTTPClientTransport(new URL(target), { fetch: wire.fetch });
     await client.connect(transport);
     clients.push(client);
     return { client, transport, asked };
@@ -133,19 +134,27 @@ describe('elicit() for 2025 clients: server→client requests on the call stream
   });
 
   it('the wait limit: no answer within session.inputTimeout fails the call with a clear error and cancels the question', async () => {
-    let cancelledSeen = false;
-    const { client } = await connect(() => new Promise(() => undefined));
-    client.setNotificationHandler(CancelledNotificationSchema, async () => {
-      cancelledSeen = true;
-    });
-    const error = await client.callTool({ name: 'onboard', arguments: {} }, undefined, { timeout: 60_000 }).then(
-      () => undefined,
-      (e: unknown) => e,
-    );
-    expect((error as McpError).code).toBe(-31008);
-    expect((error as McpError).message).toContain('did not answer elicitation/create within 2000 ms');
-    expect(cancelledSeen).toBe(true);
-    expect(eras.awaitedClientAnswers).toBe(0);
+    // An app of its own with a 2 s limit, which a client that never answers is sure to reach.
+    const limited = await startInteractiveApp({ session: { inputTimeout: 'PT2S' }, logger });
+    let client: Client | undefined;
+    try {
+      let cancelledSeen = false;
+      ({ client } = await connect(() => new Promise(() => undefined), undefined, limited.url));
+      client.setNotificationHandler(CancelledNotificationSchema, async () => {
+        cancelledSeen = true;
+      });
+      const error = await client.callTool({ name: 'onboard', arguments: {} }, undefined, { timeout: 60_000 }).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      expect((error as McpError).code).toBe(-31008);
+      expect((error as McpError).message).toContain('did not answer elicitation/create within 2000 ms');
+      expect(cancelledSeen).toBe(true);
+      expect(limited.app.get(McpEras).awaitedClientAnswers).toBe(0);
+    } finally {
+      await client?.close();
+      await limited.app.close();
+    }
   });
 
   async function pendingQuestionEndedBy(end: (client: Client, transport: StreamableHTTPClientTransport, controller: AbortController) => Promise<void>) {
@@ -163,7 +172,10 @@ describe('elicit() for 2025 clients: server→client requests on the call stream
     expect(eras.awaitedClientAnswers).toBe(1);
     await end(client, transport, controller);
     await call;
-    await until(() => eras.awaitedClientAnswers === 0 && watchState.aborted !== 0, 5000);
+    await until(() => eras.awaitedClientAnswers === 0 && watchState.aborted !== 0, 'the question dropped and the call aborted', () => ({
+      awaitedClientAnswers: eras.awaitedClientAnswers,
+      ...watchState,
+    }));
     expect(eras.awaitedClientAnswers).toBe(0);
     expect(watchState.aborted).toBe(1);
     expect(watchState.runs).toBe(1);
@@ -180,13 +192,14 @@ describe('elicit() for 2025 clients: server→client requests on the call stream
   it("a response posted in another session never reaches the call: 400, and the call still gets its own client's answer", async () => {
     const intruder = await connect();
     let release!: (answer: Json) => void;
-    let questionId: unknown;
+    let asked!: (requestId: unknown) => void;
+    const question = new Promise<unknown>((resolve) => (asked = resolve));
     const { client } = await connect((_params, requestId) => {
-      questionId = requestId;
+      asked(requestId);
       return new Promise((resolve) => (release = resolve));
     });
     const call = client.callTool({ name: 'onboard', arguments: {} });
-    await until(() => questionId !== undefined, 5000);
+    const questionId = await within(question, 'the question to the client');
     expect(typeof questionId).toBe('string');
     const forged = await postMcp(
       url,

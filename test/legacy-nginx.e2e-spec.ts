@@ -34,7 +34,7 @@ describe('2025 sessions behind nginx, two instances (hash $http_mcp_session_id c
     const started = await Promise.all([startInteractiveApp({ mrtr: { secret } }), startInteractiveApp({ mrtr: { secret } })]);
     apps = started.map(({ app }) => app);
     proxy = await startNginx(nginx, started.map(({ url }) => Number(new URL(url).port)), SESSION_AFFINITY);
-  }, 30_000);
+  });
 
   afterAll(async () => {
     await proxy?.stop();

@@ -116,13 +116,14 @@ describe('requestState integrity and binding (e2e)', () => {
     });
 
     it('an expired token (ttl PT1S, retried after 1.2 s)', async () => {
-      const token = await secondRoundToken(urlShort);
-      // Fresh is fine...
-      const fresh = await secondRoundToken(urlShort);
-      expect(fresh).not.toBe(token);
+      // The round-1 token: reaching round 2 would need it used within its 1 s, a race on a busy machine.
+      const round1 = inputRequired(await callTool(urlShort, 'guarded', { x: 'one' }));
+      // A lifetime is time: load can only lengthen this wait, never make the token fresh.
       await sleep(1200);
       const entries = runState.guardedEntries;
-      const reply = await retry(urlShort, token);
+      const reply = await callTool(urlShort, 'guarded', { x: 'one' }, {
+        extra: { inputResponses: { 'elicitation-1': { action: 'accept', content: { a: 'alpha' } } }, requestState: round1.requestState },
+      });
       invalidParams(reply, /requestState has expired/);
       expect(reply.response.error.message).toMatch(RESTART);
       expect(runState.guardedEntries).toBe(entries);

@@ -1,8 +1,25 @@
 import 'reflect-metadata';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
-import { EnhancersFixtureModule, seen } from './src/nest-enhancers.fixture.js';
-import { callMcp, postMcp, rpc, startApp, type Json, type StartedApp } from './support/mcp-http.js';
-import { assertErrorResponse, assertResultResponse } from './support/wire-schema.js';
+import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { McpError } from '@modelcontextprotocol/sdk/types.js';
+import { PassThrough } from 'node:stream';
+import { bootstrapStdio } from '../lib/index.js';
+import { EnhancersFixtureModule, META_ROLE, seen } from './src/nest-enhancers.fixture.js';
+import {
+  callMcp,
+  LEGACY_PROTOCOL_VERSION,
+  legacySessionHeaders,
+  openLegacySession,
+  postMcp,
+  rpc,
+  standardMeta,
+  startApp,
+  type Json,
+  type StartedApp,
+} from './support/mcp-http.js';
+import { JsonLines } from './support/waiting.js';
+import { assertErrorResponse, assertLegacyServerMessage, assertResultResponse, assertServerMessage } from './support/wire-schema.js';
 
 const ADMIN = { 'x-role': 'admin' };
 
@@ -212,5 +229,205 @@ describe('Nest enhancers on MCP handlers (e2e)', () => {
       const results = await Promise.all(callers.map((caller) => call('stamped', {}, { 'x-caller': caller })));
       expect(results.map((response) => response.body.result.content[0].text)).toEqual(callers.map((caller) => `stamped (seen by ${caller})`));
     });
+  });
+});
+
+/**
+ * The same enhancers where no HTTP request exists: bootstrapStdio serving the fixture on in-memory
+ * pipes (the transport and dispatcher a spawned stdio server runs, minus the OS pipe).
+ */
+describe('Nest enhancers over stdio (e2e)', () => {
+  /** A stdio server of the fixture; its output read as JSON lines. */
+  async function stdioServer() {
+    const input = new PassThrough();
+    const output = new PassThrough();
+    const out = new JsonLines('the stdio server', output);
+    const server = await bootstrapStdio(EnhancersFixtureModule, { input, output, logger: false, exitOnClose: false, handleSignals: false });
+    let nextId = 0;
+    /** Writes one request line and resolves with its response, checked against the 2026-07-28 schema. */
+    const request = async (method: string, params: Record<string, unknown>, meta: Record<string, unknown> = {}): Promise<Json> => {
+      const id = `stdio-${++nextId}`;
+      input.write(`${JSON.stringify({ jsonrpc: '2.0', id, method, params: { ...params, _meta: standardMeta(meta) } })}\n`);
+      const response = await out.response(id);
+      assertServerMessage(response, { method });
+      return response;
+    };
+    const call = (name: string, args: Record<string, unknown> = {}, meta: Record<string, unknown> = {}) => request('tools/call', { name, arguments: args }, meta);
+    return { input, out, server, request, call };
+  }
+
+  let stdio: Awaited<ReturnType<typeof stdioServer>>;
+
+  beforeAll(async () => {
+    stdio = await stdioServer();
+  });
+  afterAll(async () => {
+    await stdio?.server.close();
+  });
+  beforeEach(() => {
+    seen.reset();
+  });
+
+  it('a guard that denies → -31003, the handler does not run; the guard saw an "mcp" context and no HTTP request', async () => {
+    const response = await stdio.call('admin-visible');
+    expect(response.error).toEqual({ code: -31003, message: 'Forbidden resource' });
+    expect(response).not.toHaveProperty('result');
+    expect(seen.guard).toEqual([
+      { type: 'mcp', kind: 'tool', name: 'admin-visible', probe: false, args: {}, hasContext: true, hasHttp: false, method: 'tools/call' },
+    ]);
+    expect(seen.handlerRuns).toEqual([]);
+  });
+
+  it('a guard throwing UnauthorizedException → -31001 with its message', async () => {
+    const response = await stdio.call('needs-user');
+    expect(response.error).toEqual({ code: -31001, message: 'Who are you?' });
+    expect(seen.handlerRuns).toEqual([]);
+  });
+
+  it("a guard deciding on the call's _meta: allowed, the handler runs; without it, -31003", async () => {
+    const allowed = await stdio.call('meta-admin', {}, { [META_ROLE]: 'admin' });
+    expect(allowed.result.content).toEqual([{ type: 'text', text: 'meta admin ran' }]);
+    const denied = await stdio.call('meta-admin', {}, { [META_ROLE]: 'guest' });
+    expect(denied.error).toEqual({ code: -31003, message: 'Forbidden resource' });
+    expect(seen.handlerRuns).toEqual(['meta-admin']);
+  });
+
+  it("an interceptor sees the handler's raw return value and its replacement becomes the result", async () => {
+    const response = await stdio.call('wrapped', { n: 21 });
+    expect(seen.interceptor).toEqual([{ name: 'wrapped', result: { doubled: 42 } }]);
+    expect(response.result.structuredContent).toEqual({ wrapped: { doubled: 42 }, tool: 'wrapped' });
+  });
+
+  it('an interceptor wraps the argument checks: it sees a call whose arguments are invalid', async () => {
+    const response = await stdio.call('counted', { n: 'not a number' });
+    expect(response.result).toMatchObject({ isError: true });
+    expect(seen.intercepted).toEqual(['counted']);
+  });
+
+  it('tools/list probes the guard of a hideWhenDenied tool (no HTTP request) and leaves it out', async () => {
+    const response = await stdio.request('tools/list', {});
+    const names = response.result.tools.map((tool: Json) => tool.name);
+    expect(names).toContain('admin-visible');
+    expect(names).not.toContain('admin-hidden');
+    expect(seen.guard.filter((entry) => entry.probe)).toEqual([
+      { type: 'mcp', kind: 'tool', name: 'admin-hidden', probe: true, args: {}, hasContext: false, hasHttp: false, method: 'tools/list' },
+    ]);
+  });
+
+  it('a 2025 pipe (opened by initialize) runs the same guards and interceptors', async () => {
+    const pipe = await stdioServer();
+    try {
+      const line = (id: number, method: string, params: Record<string, unknown>) => `${JSON.stringify({ jsonrpc: '2.0', id, method, params })}\n`;
+      pipe.input.write(line(1, 'initialize', { protocolVersion: LEGACY_PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: 'raw', version: '1' } }));
+      pipe.input.write(`${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' })}\n`);
+      pipe.input.write(line(2, 'tools/call', { name: 'admin-visible', arguments: {} }));
+      pipe.input.write(line(3, 'tools/call', { name: 'needs-user', arguments: {} }));
+      pipe.input.write(line(4, 'tools/call', { name: 'wrapped', arguments: { n: 4 } }));
+      const [initialized, denied, unauthorized, wrapped] = [await pipe.out.response(1), await pipe.out.response(2), await pipe.out.response(3), await pipe.out.response(4)];
+      expect(initialized.result.protocolVersion).toBe(LEGACY_PROTOCOL_VERSION);
+      for (const [message, method] of [[initialized, 'initialize'], [denied], [unauthorized], [wrapped, 'tools/call']] as const) assertLegacyServerMessage(message, method);
+      expect(denied.error).toEqual({ code: -31003, message: 'Forbidden resource' });
+      expect(unauthorized.error).toEqual({ code: -31001, message: 'Who are you?' });
+      expect(wrapped.result.structuredContent).toEqual({ wrapped: { doubled: 8 }, tool: 'wrapped' });
+      expect(seen.guard.map((entry) => [entry.name, entry.hasHttp])).toEqual([['admin-visible', false]]);
+      expect(seen.interceptor).toEqual([{ name: 'wrapped', result: { doubled: 8 } }]);
+      expect(seen.handlerRuns).toEqual([]);
+    } finally {
+      await pipe.server.close();
+    }
+  });
+});
+
+/** The same enhancers in the 2025 era over HTTP: initialize → Mcp-Session-Id → tools/call. */
+describe('Nest enhancers in a 2025 session over HTTP (e2e)', () => {
+  let started: StartedApp;
+  let sessionId: string;
+  let nextId = 100;
+
+  beforeAll(async () => {
+    started = await startApp([EnhancersFixtureModule]);
+    const opened = await openLegacySession(started.url);
+    expect(opened.status).toBe(200);
+    sessionId = opened.sessionId;
+    const initialized = await postMcp(started.url, { jsonrpc: '2.0', method: 'notifications/initialized' }, { headers: legacySessionHeaders(sessionId), skipSchema: true });
+    expect(initialized.status).toBe(202);
+  });
+  afterAll(async () => {
+    await started?.app.close();
+  });
+  beforeEach(() => {
+    seen.reset();
+  });
+
+  /** A request of the session (no 2026-07-28 `_meta`), its response checked against the 2025-11-25 schema. */
+  async function request(method: string, params: Record<string, unknown>, headers: Record<string, string> = {}): Promise<Json> {
+    const response = await postMcp(started.url, { jsonrpc: '2.0', id: nextId++, method, params }, { headers: { ...legacySessionHeaders(sessionId), ...headers }, skipSchema: true });
+    expect(response.status).toBe(200);
+    assertLegacyServerMessage(response.body, method);
+    return response.body;
+  }
+
+  const call = (name: string, args: Record<string, unknown> = {}, headers: Record<string, string> = {}) => request('tools/call', { name, arguments: args }, headers);
+
+  it('a class guard allows with the header of the POST and denies without it (-31003, handler not run)', async () => {
+    const allowed = await call('admin-visible', {}, ADMIN);
+    expect(allowed.result.content).toEqual([{ type: 'text', text: 'visible ran' }]);
+    expect(seen.guard).toEqual([
+      { type: 'mcp', kind: 'tool', name: 'admin-visible', probe: false, args: {}, hasContext: true, hasHttp: true, method: 'tools/call' },
+    ]);
+    const denied = await call('admin-visible');
+    expect(denied.error).toEqual({ code: -31003, message: 'Forbidden resource' });
+    expect(seen.handlerRuns).toEqual(['admin-visible']);
+  });
+
+  it('a guard throwing UnauthorizedException → -31001 with its message', async () => {
+    expect((await call('needs-user')).error).toEqual({ code: -31001, message: 'Who are you?' });
+    expect((await call('needs-user', {}, { 'x-user': 'ada' })).result.content).toEqual([{ type: 'text', text: 'hello user' }]);
+    expect(seen.handlerRuns).toEqual(['needs-user']);
+  });
+
+  it('a request-scoped guard gets the HTTP request of each POST of the session', async () => {
+    expect((await call('friends-only', {}, { 'x-caller': 'stranger' })).error.code).toBe(-31003);
+    expect((await call('friends-only', {}, { 'x-caller': 'friend' })).result.content).toEqual([{ type: 'text', text: 'hi friend' }]);
+  });
+
+  it("an interceptor sees the handler's raw return value and its replacement becomes the result", async () => {
+    const response = await call('wrapped', { n: 21 });
+    expect(seen.interceptor).toEqual([{ name: 'wrapped', result: { doubled: 42 } }]);
+    expect(response.result.structuredContent).toEqual({ wrapped: { doubled: 42 }, tool: 'wrapped' });
+  });
+
+  it('a request-scoped interceptor sees its own POST, also for concurrent calls of one session', async () => {
+    const callers = ['c1', 'c2', 'c3', 'c4'];
+    const results = await Promise.all(callers.map((caller) => call('stamped', {}, { 'x-caller': caller })));
+    expect(results.map((response) => response.result.content[0].text)).toEqual(callers.map((caller) => `stamped (seen by ${caller})`));
+  });
+
+  it('tools/list of the session hides a denied hideWhenDenied tool and lists it for the admin', async () => {
+    const names = async (headers: Record<string, string> = {}) => (await request('tools/list', {}, headers)).result.tools.map((tool: Json) => tool.name);
+    expect(await names()).not.toContain('admin-hidden');
+    expect(await names(ADMIN)).toContain('admin-hidden');
+  });
+
+  it('the v1 SDK client: an allowed call returns the result; a denied one rejects with McpError -31003', async () => {
+    const connect = async (headers: Record<string, string>) => {
+      const client = new ClientV1({ name: 'enhancers-v1', version: '1.0.0' });
+      await client.connect(new StreamableHTTPClientTransport(new URL(started.url), { requestInit: { headers } }));
+      return client;
+    };
+    const admin = await connect(ADMIN);
+    const anonymous = await connect({});
+    try {
+      expect((await admin.callTool({ name: 'admin-visible', arguments: {} })).content).toEqual([{ type: 'text', text: 'visible ran' }]);
+      const refused = await anonymous.callTool({ name: 'admin-visible', arguments: {} }).then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+      expect(refused).toBeInstanceOf(McpError);
+      expect((refused as McpError).code).toBe(-31003);
+      expect(seen.handlerRuns).toEqual(['admin-visible']);
+    } finally {
+      await Promise.all([admin.close(), anonymous.close()]);
+    }
   });
 });

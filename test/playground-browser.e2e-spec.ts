@@ -11,6 +11,7 @@ import { ForecastTools } from '../sample/apps/forecast.tools.js';
 import { BillingService } from '../sample/tools/billing.service.js';
 import { describeWithChromium, launchChromium, type HeadlessBrowser } from './support/browser.js';
 import { startApp, type StartedApp } from './support/mcp-http.js';
+import { PATIENCE_MS } from './support/waiting.js';
 
 // The page as a person uses it: a real headless Chromium on the sample's playground. Every wait is
 // for something the page shows (no timed assertions). UPDATE_SCREENSHOT=1 rewrites docs/playground.png.
@@ -162,7 +163,7 @@ describeWithChromium('the playground in a real browser (sample app)', () => {
     await question(page, 'Build a 20-page report? It takes about 20 seconds.');
     await page.click('#detail .elicitation input[name="confirmed"]');
     await page.click('#detail .elicitation button[data-action="accept"]');
-    await page.waitForFunction(() => document.querySelector('#detail .progress-count')?.textContent === '1/20', { timeout: 10_000 });
+    await page.waitForFunction(() => document.querySelector('#detail .progress-count')?.textContent === '1/20', { timeout: PATIENCE_MS });
     await page.click('#detail .run button.cancel');
     const run = await finished(page);
     expect(run.state).toBe('cancelled');

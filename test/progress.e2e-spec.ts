@@ -1,7 +1,8 @@
 import type { INestApplication } from '@nestjs/common';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { McpTest } from 'nest-mcp/testing';
-import { callTool, post, sleep, until, type Msg } from './support/interactive-http.js';
+import { callTool, post, type Msg } from './support/interactive-http.js';
+import { until } from './support/waiting.js';
 import { startInteractiveApp } from './src/interactive-fixture.module.js';
 import { slowState } from './src/interactive-fixture.tools.js';
 import { RecordingLogger } from './src/hostile-handlers.fixture.js';
@@ -180,14 +181,13 @@ describe('progress over HTTP (e2e)', () => {
       expect(seen[0]).toEqual({ progress: 1, total: 100, message: 'tick 1' });
       await client.close();
 
-      expect(await until(() => slowState.finished, 2000)).toBe(true);
+      await until(() => slowState.finished, 'slow-progress to return', () => slowState);
       expect(slowState.entered).toBe(1);
       expect(slowState.abortEvents).toBe(1);
       expect(slowState.sawAborted).toBe(true);
       expect(slowState.emitted).toBeLessThan(100);
-      const emitted = slowState.emitted;
-      await sleep(200);
-      expect(slowState.emitted).toBe(emitted);
+      // It stopped at the abort: not one emit after the signal fired (and, returned, it can emit no more).
+      expect(slowState.emitted).toBe(slowState.emittedAtAbort);
 
       const next = await callTool(url, 'count-up', {}, { progressToken: 'after' });
       expect(next.status).toBe(200);

@@ -5,6 +5,7 @@ import { InvalidParamsError } from '../lib/protocol/mcp.error.js';
 import { RequestStateCodec } from '../lib/mrtr/index.js';
 import { rpc, standardHeaders, type Json } from './support/mcp-http.js';
 import { leaksInternals, startReliabilityApp, type ReliabilityApp } from './src/reliability-fixture.js';
+import { PATIENCE_MS } from './support/waiting.js';
 
 const SEED = Number(process.env.FUZZ_SEED ?? Date.now() % 2_147_483_647);
 const RUNS = Number(process.env.FUZZ_RUNS ?? 300);
@@ -54,7 +55,7 @@ function describeProblem({ status, text }: Outcome): string | undefined {
 }
 
 async function post(url: string, body: string, headers: Record<string, string>): Promise<Outcome> {
-  const response = await fetch(url, { method: 'POST', headers, body, signal: AbortSignal.timeout(5000) });
+  const response = await fetch(url, { method: 'POST', headers, body, signal: AbortSignal.timeout(PATIENCE_MS) });
   return { status: response.status, text: await response.text() };
 }
 

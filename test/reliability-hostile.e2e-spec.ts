@@ -5,7 +5,8 @@ import { connect } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { McpRegistry } from '../lib/index.js';
 import { rpc, standardHeaders, type Json } from './support/mcp-http.js';
-import { leaksInternals, ReliabilityFixtureModule, run, startReliabilityApp, waitFor, type ReliabilityApp } from './src/reliability-fixture.js';
+import { leaksInternals, ReliabilityFixtureModule, release, run, startReliabilityApp, type ReliabilityApp } from './src/reliability-fixture.js';
+import { PATIENCE_MS, until } from './support/waiting.js';
 
 const MAX_STATE_LENGTH = 4096;
 const MAX_INPUT_RESPONSES = 4;
@@ -25,7 +26,7 @@ async function send(url: string, body: Json, options: { raw?: string; headersFro
     else headers[name] = value;
   }
   const method = options.method ?? 'POST';
-  const response = await fetch(url, { method, headers, signal: AbortSignal.timeout(5000), body: method === 'POST' ? (options.raw ?? JSON.stringify(body)) : undefined });
+  const response = await fetch(url, { method, headers, signal: AbortSignal.timeout(PATIENCE_MS), body: method === 'POST' ? (options.raw ?? JSON.stringify(body)) : undefined });
   const text = await response.text();
   let json: Json;
   try {
@@ -347,12 +348,14 @@ describe('hostile input over real HTTP (e2e)', () => {
 
     it("notifications/cancelled from another connection does not touch a victim's tools/call (202, the victim gets its result)", async () => {
       const tag = 'victim-call';
-      const pending = send(url, toolCall('slow', { tag, ms: 1500 }, {}, 7));
-      expect(await waitFor(() => run(tag).entered)).toBe(true);
+      // Held until every cancel was answered: they all land on a call in flight.
+      const pending = send(url, toolCall('held', { tag, steps: 1 }, {}, 7));
+      await until(() => run(tag).entered, 'the victim call to start', () => run(tag));
       await cancelsForSmallIds();
+      release(tag);
       const reply = await pending;
       expect(reply.status).toBe(200);
-      expect(reply.json).toMatchObject({ id: 7, result: { content: [{ type: 'text', text: `slow ${tag} done` }] } });
+      expect(reply.json).toMatchObject({ id: 7, result: { content: [{ type: 'text', text: `held ${tag} done` }] } });
       expect(run(tag).aborted).toBe(false);
       await stillServes();
     });

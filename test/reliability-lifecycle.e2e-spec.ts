@@ -4,8 +4,9 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { rpc, standardHeaders, type Json } from './support/mcp-http.js';
-import { parseSse } from './support/interactive-http.js';
-import { deadline, run, runs, sleep, startReliabilityApp, waitFor, type ReliabilityApp } from './src/reliability-fixture.js';
+import { parseSse, readEvents } from './support/interactive-http.js';
+import { release, run, runs, startReliabilityApp, type ReliabilityApp } from './src/reliability-fixture.js';
+import { StreamText, until, within } from './support/waiting.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const CAPS = { 'io.modelcontextprotocol/clientCapabilities': { elicitation: {} } };
@@ -16,32 +17,6 @@ function callBody(name: string, args: Record<string, unknown>, options: { id?: s
 
 function start(url: string, body: Json, signal?: AbortSignal): Promise<Response> {
   return fetch(url, { method: 'POST', headers: standardHeaders(body), body: JSON.stringify(body), signal });
-}
-
-/** Reads an SSE body as it arrives, calling `onEvent` per message; returns the whole text (also when aborted). */
-async function readEvents(response: Response, onEvent: (message: Json) => void): Promise<string> {
-  const reader = response.body!.getReader();
-  const decoder = new TextDecoder();
-  let text = '';
-  let buffer = '';
-  for (;;) {
-    let chunk: { done: boolean; value?: Uint8Array };
-    try {
-      chunk = await reader.read();
-    } catch {
-      break; // aborted
-    }
-    if (chunk.done) break;
-    const piece = decoder.decode(chunk.value, { stream: true });
-    text += piece;
-    buffer += piece;
-    let end: number;
-    while ((end = buffer.indexOf('\n\n')) >= 0) {
-      for (const message of parseSse(buffer.slice(0, end + 2))) onEvent(message);
-      buffer = buffer.slice(end + 2);
-    }
-  }
-  return text;
 }
 
 describe('disconnect, timeout and cancellation (e2e)', () => {
@@ -67,12 +42,11 @@ describe('disconnect, timeout and cancellation (e2e)', () => {
     });
     await reading;
     expect(seen).toBeGreaterThanOrEqual(3);
-    expect(await waitFor(() => run(tag).aborted)).toBe(true);
-    expect(await waitFor(() => run(tag).finished)).toBe(true);
-    const emitted = run(tag).emitted;
-    await sleep(200);
-    expect(run(tag).emitted).toBe(emitted);
-    expect(emitted).toBeLessThan(100);
+    await until(() => run(tag).finished, 'drip to return', () => run(tag));
+    expect(run(tag).aborted).toBe(true);
+    // It stopped at the abort: not one emit after the signal fired (and, returned, it can emit no more).
+    expect(run(tag).emitted).toBe(run(tag).emittedAtAbort);
+    expect(run(tag).emitted).toBeLessThan(100);
     expect(run(tag).abortReason).toMatch(/closed/i);
     // The server still serves.
     const echo = (await (await start(started.url, callBody('echo', { message: 'after disconnect' }))).json()) as Json;
@@ -81,15 +55,14 @@ describe('disconnect, timeout and cancellation (e2e)', () => {
 
   it("(b) limits.callTimeout PT0.2S on a slow tool → -31008 and the tool's signal fired", async () => {
     const tag = 'timeout';
-    const began = Date.now();
-    const response = await start(timed.url, callBody('slow', { tag, ms: 3000 }, { id: 'slow-timeout' }));
+    // An hour-long call: only the call timeout can have answered it.
+    const response = await start(timed.url, callBody('slow', { tag, ms: 3_600_000 }, { id: 'slow-timeout' }));
     const body = (await response.json()) as Json;
     expect(body.id).toBe('slow-timeout');
     expect(body.error.code).toBe(-31008);
     expect(body.error.message).toMatch(/timed out after 200 ms/);
     expect(body).not.toHaveProperty('result');
-    expect(Date.now() - began).toBeLessThan(2500);
-    expect(await waitFor(() => run(tag).finished)).toBe(true);
+    await until(() => run(tag).finished, 'the timed-out tool to stop', () => run(tag));
     expect(run(tag).aborted).toBe(true);
     // A quick call on the same server is not affected.
     const quick = (await (await start(timed.url, callBody('echo', { message: 'quick' }))).json()) as Json;
@@ -103,7 +76,7 @@ describe('disconnect, timeout and cancellation (e2e)', () => {
     expect(messages.length).toBeGreaterThan(1);
     expect(messages.at(-1)).toMatchObject({ id: 'drip-timeout', error: { code: -31008 } });
     expect(messages.slice(0, -1).every((message) => message.method === 'notifications/progress')).toBe(true);
-    expect(await waitFor(() => run(tag).finished)).toBe(true);
+    await until(() => run(tag).finished, 'the timed-out tool to stop', () => run(tag));
     expect(run(tag).aborted).toBe(true);
   });
 
@@ -117,27 +90,32 @@ describe('disconnect, timeout and cancellation (e2e)', () => {
   // is acknowledged and acts on nothing, since any client could send one for any id.
   it('(c) notifications/cancelled for an in-flight JSON call → 202, and the call still gets its result', async () => {
     const tag = 'cancel-json';
-    const id = `cancel-json-${Date.now()}`;
-    const pending = start(started.url, callBody('slow', { tag, ms: 300 }, { id }));
-    expect(await waitFor(() => run(tag).entered)).toBe(true);
+    const id = 'cancel-json-1';
+    // Held until the cancel was answered, so the cancel lands on a call in flight.
+    const pending = start(started.url, callBody('held', { tag, steps: 1 }, { id }));
+    await until(() => run(tag).entered, 'the held call to start', () => run(tag));
     expect((await cancel(started.url, id)).status).toBe(202);
+    release(tag);
     const reply = (await (await pending).json()) as Json;
-    expect(reply).toMatchObject({ id, result: { content: [{ type: 'text', text: `slow ${tag} done` }] } });
+    expect(reply).toMatchObject({ id, result: { content: [{ type: 'text', text: `held ${tag} done` }] } });
     expect(run(tag).aborted).toBe(false);
   });
 
   it('(c) notifications/cancelled for an in-flight SSE call → 202, and the stream runs to its final response', async () => {
     const tag = 'cancel-sse';
     const id = 777_001;
-    const response = await start(started.url, callBody('drip', { tag, steps: 4, gapMs: 20 }, { id, progressToken: 'p-cancel' }));
-    let seen = 0;
+    const response = await start(started.url, callBody('held', { tag, steps: 2 }, { id, progressToken: 'p-cancel' }));
     let cancelled: Promise<Response> | undefined;
-    const text = await readEvents(response, () => {
-      if (++seen === 2) cancelled = cancel(started.url, id);
+    const text = await readEvents(response, (message) => {
+      if (message.method !== 'notifications/progress') return;
+      // Held after its first step until the cancel was answered: the cancel lands mid-stream.
+      if (message.params.progress === 1) cancelled = cancel(started.url, id).finally(() => release(tag));
+      else release(tag);
     });
     expect((await cancelled!).status).toBe(202);
     const messages = parseSse(text);
-    expect(messages.at(-1)).toMatchObject({ id, result: { content: [{ type: 'text', text: `drip ${tag} done` }] } });
+    expect(messages.map((message) => message.params?.progress)).toEqual([1, 2, undefined]);
+    expect(messages.at(-1)).toMatchObject({ id, result: { content: [{ type: 'text', text: `held ${tag} done` }] } });
     expect(run(tag).aborted).toBe(false);
   });
 
@@ -152,14 +130,16 @@ describe('disconnect, timeout and cancellation (e2e)', () => {
 
   it('(c) closing one response stream stops only that call: a concurrent one completes', async () => {
     const closing = new AbortController();
-    const keep = start(started.url, callBody('slow', { tag: 'keep', ms: 300 }, { id: 'keep-me' }));
-    const drop = start(started.url, callBody('slow', { tag: 'drop', ms: 3000 }, { id: 'drop-me' }), closing.signal).catch(() => undefined);
-    expect(await waitFor(() => run('keep').entered && run('drop').entered)).toBe(true);
+    // Both held: 'keep' is released only once 'drop' was aborted, so the two were in flight together.
+    const keep = start(started.url, callBody('held', { tag: 'keep', steps: 1 }, { id: 'keep-me' }));
+    const drop = start(started.url, callBody('held', { tag: 'drop', steps: 1 }, { id: 'drop-me' }), closing.signal).catch(() => undefined);
+    await until(() => run('keep').entered && run('drop').entered, 'both calls to start', () => ({ keep: run('keep'), drop: run('drop') }));
     closing.abort();
     await drop;
-    expect(await waitFor(() => run('drop').aborted)).toBe(true);
+    await until(() => run('drop').aborted, "the closed stream's call to be aborted", () => run('drop'));
+    release('keep');
     const kept = (await (await keep).json()) as Json;
-    expect(kept).toMatchObject({ id: 'keep-me', result: { content: [{ type: 'text', text: 'slow keep done' }] } });
+    expect(kept).toMatchObject({ id: 'keep-me', result: { content: [{ type: 'text', text: 'held keep done' }] } });
     expect(run('keep').aborted).toBe(false);
   });
 });
@@ -167,9 +147,10 @@ describe('disconnect, timeout and cancellation (e2e)', () => {
 describe('graceful shutdown with app.close() (e2e)', () => {
   it('the in-flight call completes, a request during the drain gets 503 (or a refused connection)', async () => {
     runs.delete('drain');
-    const { app, url } = await startReliabilityApp({ limits: { shutdownTimeout: 'PT5S' } });
-    const inFlight = start(url, callBody('slow', { tag: 'drain', ms: 600 }, { id: 'in-flight' }));
-    expect(await waitFor(() => run('drain').entered)).toBe(true);
+    // The shutdown bound is one only a hang reaches: the call is released once the late request was answered.
+    const { app, url } = await startReliabilityApp({ limits: { shutdownTimeout: 'PT60S' } });
+    const inFlight = start(url, callBody('held', { tag: 'drain', steps: 1 }, { id: 'in-flight' }));
+    await until(() => run('drain').entered, 'the held call to start', () => run('drain'));
     const closing = app.close();
     const late = await start(url, callBody('echo', { message: 'too late' }, { id: 'late' })).then(
       async (response) => ({ status: response.status, retryAfter: response.headers.get('retry-after'), body: (await response.json()) as Json }),
@@ -182,10 +163,11 @@ describe('graceful shutdown with app.close() (e2e)', () => {
     } else {
       expect(late.refused).toMatch(/ECONNREFUSED|ECONNRESET|other side closed/);
     }
+    release('drain');
     const response = await inFlight;
     expect(response.status).toBe(200);
     const body = (await response.json()) as Json;
-    expect(body).toMatchObject({ id: 'in-flight', result: { content: [{ type: 'text', text: 'slow drain done' }] } });
+    expect(body).toMatchObject({ id: 'in-flight', result: { content: [{ type: 'text', text: 'held drain done' }] } });
     expect(run('drain').aborted).toBe(false);
     await closing;
   });
@@ -205,7 +187,6 @@ function newest(dir: string): number {
 describe('SIGTERM on the built sample (node dist/sample/main.js)', () => {
   const main = join(ROOT, 'dist/sample/main.js');
   let child: ChildProcess | undefined;
-  let output = '';
 
   beforeAll(() => {
     const built = existsSync(main) ? statSync(main).mtimeMs : 0;
@@ -229,12 +210,10 @@ describe('SIGTERM on the built sample (node dist/sample/main.js)', () => {
       env: { ...process.env, PORT: '0', HOST: '127.0.0.1', MOCAPI_MRTR_SECRET: Buffer.alloc(32, 7).toString('base64'), NODE_ENV: 'production' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
-    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child!.on('exit', (code, signal) => resolve({ code, signal })));
-    child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    const found = await waitFor(() => /MCP endpoint: (http:\/\/\S+)/.test(output), 15_000);
-    if (!found) throw new Error(`the sample did not log its endpoint:\n${output}`);
-    const url = /MCP endpoint: (http:\/\/\S+)/.exec(output)![1].replace(/\u001b\[[0-9;]*m/g, '');
+    // 'close': exited, and all its output read.
+    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child!.on('close', (code, signal) => resolve({ code, signal })));
+    const output = new StreamText('the sample', child.stdout!, child.stderr!);
+    const url = (await output.contains(/MCP endpoint: (http:\/\/\S+)/))[1].replace(/\u001b\[[0-9;]*m/g, '');
 
     // `process` streams progress then sleeps between steps: SIGTERM goes out once the first event is in.
     const response = await start(url, callBody('process', { data: 'shutdown test' }, { id: 'at-sigterm', progressToken: 'p-sigterm' }));
@@ -248,10 +227,10 @@ describe('SIGTERM on the built sample (node dist/sample/main.js)', () => {
     expect(signalled).toBe(true);
     const messages = parseSse(text);
     expect(messages.at(-1)).toMatchObject({ id: 'at-sigterm', result: { structuredContent: { result: 'Done: processed 13 characters' } } });
-    const exit = await Promise.race([exited, deadline(10_000).then(() => ({ code: -1, signal: null }))]);
+    const exit = await within(exited, 'the sample to exit after SIGTERM', () => output.text);
     // Nest's enableShutdownHooks() re-raises the signal once the shutdown hooks ran (code null, signal SIGTERM);
     // with { useProcessExit: true } it exits 0. Either is a clean, drained exit (never a timeout or a crash code).
     expect(exit.code === 0 || exit.signal === 'SIGTERM').toBe(true);
-    expect(output).not.toMatch(/ERROR|Error during shutdown/);
-  }, 30_000);
+    expect(output.text).not.toMatch(/ERROR|Error during shutdown/);
+  });
 });

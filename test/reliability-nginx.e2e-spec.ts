@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { rpc, standardHeaders, type Json } from './support/mcp-http.js';
-import { parseSse, randomSecret } from './support/interactive-http.js';
+import { parseSse, randomSecret, readEvents } from './support/interactive-http.js';
 import { findBinary, missingBinary, startNginx, type LocalService } from './support/local-services.js';
-import { startReliabilityApp, waitFor, type ReliabilityApp } from './src/reliability-fixture.js';
+import { release, run, startReliabilityApp, type ReliabilityApp } from './src/reliability-fixture.js';
+import { until, within } from './support/waiting.js';
 
 const CAPS = { 'io.modelcontextprotocol/clientCapabilities': { elicitation: {} } };
 const nginx = findBinary('nginx');
@@ -25,7 +26,7 @@ describe('scale-out: two instances behind nginx (e2e)', () => {
     const started = await startNginx(nginx, [a.port, b.port]);
     ({ url, buffered } = started);
     proxy = started;
-  }, 20_000);
+  });
 
   afterAll(async () => {
     await proxy?.stop();
@@ -62,56 +63,54 @@ describe('scale-out: two instances behind nginx (e2e)', () => {
     console.log(`upgrade-plan rounds through nginx landed on: ${landed.join(', ')}`);
   });
 
-  /** Streams a slow progress call and records when each event arrived. */
-  async function timedProgress(target: string, tag: string): Promise<{ arrivals: Array<{ at: number; message: Json }>; instance: string | null; accel: string | null }> {
-    const body = rpc('tools/call', { name: 'drip', arguments: { tag, steps: 4, gapMs: 150 } }, { meta: { progressToken: `p-${tag}` } });
-    const began = Date.now();
-    const response = await fetch(target, { method: 'POST', headers: standardHeaders(body), body: JSON.stringify(body) });
+  /**
+   * Streams a `held` call of 4 steps through `target`. The tool waits after each progress event until
+   * that event has arrived here: the call can only finish if every event came through on its own,
+   * ahead of the rest (a proxy that buffered them would hold them back, and the call would never end).
+   */
+  async function heldProgress(target: string, tag: string): Promise<{ messages: Json[]; instance: string | null; accel: string | null }> {
+    const body = rpc('tools/call', { name: 'held', arguments: { tag, steps: 4 } }, { meta: { progressToken: `p-${tag}` } });
+    const controller = new AbortController();
+    const response = await fetch(target, { method: 'POST', headers: standardHeaders(body), body: JSON.stringify(body), signal: controller.signal });
     expect(response.headers.get('content-type')).toMatch(/^text\/event-stream/);
-    const reader = response.body!.getReader();
-    const decoder = new TextDecoder();
-    const arrivals: Array<{ at: number; message: Json }> = [];
-    let buffer = '';
-    for (;;) {
-      const chunk = await reader.read();
-      if (chunk.done) break;
-      buffer += decoder.decode(chunk.value, { stream: true });
-      let end: number;
-      while ((end = buffer.indexOf('\n\n')) >= 0) {
-        for (const message of parseSse(buffer.slice(0, end + 2))) arrivals.push({ at: Date.now() - began, message });
-        buffer = buffer.slice(end + 2);
-      }
+    const messages: Json[] = [];
+    /** For each progress event: how far the tool had got when it arrived. */
+    const heldAt: number[] = [];
+    const reading = readEvents(response, (message) => {
+      messages.push(message);
+      if (message.method !== 'notifications/progress') return;
+      heldAt.push(run(tag).emitted);
+      release(tag);
+    });
+    try {
+      await within(reading, `each progress event of ${tag} through nginx`, () => messages);
+    } finally {
+      controller.abort();
     }
-    return { arrivals, instance: response.headers.get('x-instance'), accel: response.headers.get('x-accel-buffering') };
+    expect(heldAt).toEqual([1, 2, 3, 4]);
+    return { messages, instance: response.headers.get('x-instance'), accel: response.headers.get('x-accel-buffering') };
   }
 
-  function expectIncremental(arrivals: Array<{ at: number; message: Json }>): void {
-    const progress = arrivals.filter(({ message }) => message.method === 'notifications/progress');
-    const final = arrivals.at(-1)!;
-    expect(progress.map(({ message }) => message.params.progress)).toEqual([1, 2, 3, 4]);
-    expect(final.message.result.content[0].text).toMatch(/^drip .* done$/);
-    // The tool takes ~600 ms; with buffering every event would arrive together with the response.
-    expect(final.at - progress[0].at).toBeGreaterThan(300);
-    expect(progress[1].at).toBeGreaterThan(progress[0].at);
+  function expectIncremental(messages: Json[]): void {
+    expect(messages.slice(0, -1).map((message) => message.params.progress)).toEqual([1, 2, 3, 4]);
+    expect(messages.at(-1).result.content[0].text).toMatch(/^held .* done$/);
   }
 
   it('progress over SSE through nginx arrives incrementally, before the final response', async () => {
-    const { arrivals, instance } = await timedProgress(url, 'nginx-sse');
+    const { messages, instance } = await heldProgress(url, 'nginx-sse');
     expect(['a', 'b']).toContain(instance);
-    expectIncremental(arrivals);
-    console.log(`SSE through nginx (proxy_buffering off), arrivals in ms: ${arrivals.map(({ at }) => at).join(', ')}`);
+    expectIncremental(messages);
   });
 
   it("with nginx's default proxy buffering, the X-Accel-Buffering: no header alone keeps SSE incremental", async () => {
-    const { arrivals, accel } = await timedProgress(buffered, 'nginx-buffered');
+    const { messages, accel } = await heldProgress(buffered, 'nginx-buffered');
     // nginx consumes X-Accel-* headers from the upstream; it does not forward them.
     expect(accel).toBeNull();
-    expectIncremental(arrivals);
-    console.log(`SSE through nginx (default buffering + X-Accel-Buffering: no), arrivals in ms: ${arrivals.map(({ at }) => at).join(', ')}`);
+    expectIncremental(messages);
   });
 
   it('nginx logged no upstream errors', async () => {
-    expect(await waitFor(() => proxy!.readFile('access.log') !== '')).toBe(true);
+    await until(() => proxy!.readFile('access.log') !== '', "nginx's access log");
     const errors = proxy!.readFile('error.log');
     expect(errors).not.toMatch(/upstream prematurely closed|connect\(\) failed|\[error\]/);
   });

@@ -10,9 +10,10 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PassThrough } from 'node:stream';
-import { Injectable, Module } from '@nestjs/common';
+import { Injectable, Module, type LoggerService } from '@nestjs/common';
 import { bootstrapStdio, McpArg, McpModule, McpRegistry, McpTool, ToolContext, type McpToolContext } from '../lib/index.js';
 import { AppModule } from '../sample/app.module.js';
+import { JsonLines, PATIENCE_MS, StreamText, until, within } from './support/waiting.js';
 
 /**
  * The sample served over stdio (`dist/sample/main-stdio.js`), spawned as a child process the way
@@ -44,6 +45,8 @@ const legacyRequest = (id: number | string, method: string, params: Record<strin
 const INITIALIZED = JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' });
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** One turn of the event loop: what microtasks were queued has run. */
+const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
 
 beforeAll(() => {
   // jest runs the TypeScript sources; the child process needs the compiled sample.
@@ -59,12 +62,12 @@ beforeAll(() => {
 
 describe('stdio: the official @modelcontextprotocol/client against the sample', () => {
   let client: Client;
-  let stderr: string;
+  let stderr: StreamText;
 
   beforeEach(async () => {
-    stderr = '';
     const transport = new StdioClientTransport({ command: process.execPath, args: [ENTRY], cwd: ROOT, stderr: 'pipe' });
-    transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+    // stderr: 'pipe' makes it a PassThrough (typed as a bare Stream).
+    stderr = new StreamText("the sample's stderr", transport.stderr as PassThrough);
     client = new Client(
       { name: 'nest-mcp-stdio-e2e', version: '1.0.0' },
       { capabilities: { elicitation: {} }, versionNegotiation: { mode: { pin: PROTOCOL_VERSION } } },
@@ -110,8 +113,8 @@ describe('stdio: the official @modelcontextprotocol/client against the sample', 
       { name: 'process', arguments: { data: 'twelve chars' } },
       { onprogress: (update) => progress.push({ progress: update.progress, total: update.total, message: update.message }) },
     );
-    // The late ones are reported a microtask after the response resolves; a macrotask later they are all in.
-    await pause(20);
+    // The late ones are reported a microtask after the response resolves; a turn of the event loop later they are all in.
+    await nextTurn();
     expect([...progress, ...late]).toEqual([
       { progress: 1, total: 3, message: 'parsed' },
       { progress: 2, total: 3, message: 'transformed' },
@@ -134,77 +137,46 @@ describe('stdio: the official @modelcontextprotocol/client against the sample', 
   it('a logging tool writes to stderr, never to the protocol stream', async () => {
     const result = await client.callTool({ name: 'notify', arguments: { message: 'ping from stdio' } });
     expect(result.isError).toBeFalsy();
-    const deadline = Date.now() + 5_000;
-    while (!stderr.includes('notification: ping from stdio') && Date.now() < deadline) await pause(10);
-    expect(stderr).toContain('notification: ping from stdio');
+    // stderr is a separate pipe: its line can come after the response.
+    await stderr.contains('notification: ping from stdio');
   });
 });
 
 /** The sample with raw pipes: every stdout line is collected (and must parse), stderr kept as text. */
 class RawServer {
   readonly child: ChildProcessWithoutNullStreams;
-  readonly lines: string[] = [];
-  readonly messages: Msg[] = [];
-  stderr = '';
-  readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
-  private buffer = '';
-  private waiters: Array<() => void> = [];
+  readonly stdout: JsonLines;
+  readonly stderr: StreamText;
+  /** The exit, once all output is read ('close', not 'exit'). */
+  readonly closed: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 
   constructor() {
     this.child = spawn(process.execPath, [ENTRY], { cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'] });
-    this.child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-      this.buffer += chunk;
-      let newline: number;
-      while ((newline = this.buffer.indexOf('\n')) >= 0) {
-        const line = this.buffer.slice(0, newline);
-        this.buffer = this.buffer.slice(newline + 1);
-        this.lines.push(line);
-        this.messages.push(JSON.parse(line) as Msg);
-      }
-      for (const wake of this.waiters.splice(0)) wake();
-    });
-    this.child.stderr.setEncoding('utf8').on('data', (chunk: string) => (this.stderr += chunk));
-    this.exited = new Promise((resolve) => this.child.on('exit', (code, signal) => resolve({ code, signal })));
+    this.stdout = new JsonLines("the sample's stdout", this.child.stdout);
+    this.stderr = new StreamText("the sample's stderr", this.child.stderr);
+    this.closed = new Promise((resolve) => this.child.on('close', (code, signal) => resolve({ code, signal })));
+  }
+
+  get messages(): Msg[] {
+    return this.stdout.messages;
   }
 
   send(text: string): void {
     this.child.stdin.write(text);
   }
 
-  /** Resolves with the first message that matches, waiting for more output up to `timeoutMs`. */
-  async waitFor(predicate: (message: Msg) => boolean, timeoutMs = 5_000): Promise<Msg> {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const found = this.messages.find(predicate);
-      if (found) return found;
-      const left = deadline - Date.now();
-      if (left <= 0) throw new Error(`No matching message within ${timeoutMs} ms; got ${JSON.stringify(this.messages)}`);
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, left);
-        this.waiters.push(() => {
-          clearTimeout(timer);
-          resolve();
-        });
-      });
-    }
-  }
-
-  /** stderr is a separate pipe: its data can arrive after the stdout line that answers the call. */
-  async waitForStderr(text: string, timeoutMs = 5_000): Promise<void> {
-    const deadline = Date.now() + timeoutMs;
-    while (!this.stderr.includes(text)) {
-      if (Date.now() > deadline) throw new Error(`stderr never contained ${JSON.stringify(text)}; got ${this.stderr}`);
-      await pause(10);
-    }
+  waitFor(predicate: (message: Msg) => boolean): Promise<Msg> {
+    return this.stdout.waitFor(predicate);
   }
 
   response(id: number | string): Promise<Msg> {
-    return this.waitFor((message) => message.id === id && ('result' in message || 'error' in message));
+    return this.stdout.response(id);
   }
 
-  /** Stray bytes after the last newline would be a partial, unparseable message. */
-  get trailing(): string {
-    return this.buffer;
+  /** Closes stdin and waits for the process to exit on its own: every call still in flight has written all it will. */
+  async endInput(): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
+    this.child.stdin.end();
+    return within(this.closed, 'the sample to exit after stdin closed', () => this.stderr.text);
   }
 
   kill(): void {
@@ -253,8 +225,9 @@ describe('stdio: raw pipes', () => {
 
   it('handles \\r\\n line endings and a message split across writes', async () => {
     const line = request(3, 'tools/call', { name: 'hello', arguments: { name: 'Split' } });
-    server.send(line.slice(0, 20));
-    await pause(30);
+    // The head rides with a whole request: once that is answered, the server has read the head alone.
+    server.send(`${request(2, 'tools/list')}\n${line.slice(0, 20)}`);
+    await server.response(2);
     server.send(`${line.slice(20)}\r\n`);
     const hello = await server.response(3);
     expect(hello.result.structuredContent).toEqual({ message: 'Hello, Split!' });
@@ -265,15 +238,16 @@ describe('stdio: raw pipes', () => {
     server.send('garbage\n');
     await server.response(4);
     await server.waitFor((message) => message.error?.code === -32700);
-    expect(server.lines.length).toBeGreaterThan(0);
-    for (const line of server.lines) {
+    expect(server.stdout.lines.length).toBeGreaterThan(0);
+    for (const line of server.stdout.lines) {
       expect(JSON.parse(line)).toEqual(expect.objectContaining({ jsonrpc: '2.0' }));
       expect(line).toBe(JSON.stringify(JSON.parse(line)));
     }
-    expect(server.trailing).toBe('');
-    expect(server.stderr).toContain('MCP server listening on stdio');
-    expect(server.stderr).toContain('Mapped 11 tool(s)');
-    await server.waitForStderr('notification: to stderr');
+    expect(server.stdout.trailing).toBe('');
+    // stderr is a separate pipe: its data can arrive after the stdout line that answers the call.
+    await server.stderr.contains('notification: to stderr');
+    expect(server.stderr.text).toContain('MCP server listening on stdio');
+    expect(server.stderr.text).toContain('Mapped 11 tool(s)');
   });
 
   it('notifications/cancelled stops a request: nothing more is written for it', async () => {
@@ -289,30 +263,32 @@ describe('stdio: raw pipes', () => {
     // Unknown and malformed cancels are ignored without an answer.
     server.send(`${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 12345 } })}\n`);
     server.send(`${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/cancelled', params: {} })}\n`);
-    await pause(200);
+    // Lines are handled in order: by this answer every cancel has been acted on.
     server.send(`${request(6, 'tools/list')}\n`);
     await server.response(6);
 
-    const about = (id: unknown) => (message: Msg) => message.id === id || message.params?.requestId === id || message.params?.progressToken === 'p5';
-    expect(server.messages.filter(about(5))).toEqual([]);
-    expect(server.messages.filter((message) => message.id === 'listen-1' || message.params?.requestId === 'listen-1')).toEqual([]);
-    expect(server.messages.filter((message) => 'error' in message)).toEqual([]);
-
-    // A cancelled id is free again.
+    // A cancelled id is free again: an id still in flight would be refused as already in use.
     server.send(`${request(5, 'tools/call', { name: 'echo', arguments: { message: 'again' } })}\n`);
     expect((await server.response(5)).result.content).toEqual([{ type: 'text', text: 'again' }]);
+
+    // On EOF the server drains the calls in flight and ends listen streams with a result before it
+    // exits: whatever a missed cancel left running has written everything it ever will.
+    expect(await server.endInput()).toEqual({ code: 0, signal: null });
+    expect(server.messages.filter((message) => message.params?.progressToken === 'p5')).toEqual([]);
+    expect(server.messages.filter((message) => message.id === 5)).toEqual([expect.objectContaining({ result: expect.objectContaining({ content: [{ type: 'text', text: 'again' }] }) })]);
+    expect(server.messages.filter((message) => message.id === 'listen-1' || message.params?.requestId === 'listen-1')).toEqual([]);
+    expect(server.messages.filter((message) => 'error' in message)).toEqual([]);
   });
 
   it('on EOF finishes in-flight calls, ends listen streams (result, then notifications/cancelled) and exits 0', async () => {
     server.send(`${request('listen-2', 'subscriptions/listen', { notifications: { toolsListChanged: true } })}\n`);
     await server.waitFor((message) => message.method === 'notifications/subscriptions/acknowledged');
     server.send(`${request(9, 'tools/call', { name: 'process', arguments: { data: 'drained' } }, { progressToken: 'p9' })}\n`);
-    const started = Date.now();
-    server.child.stdin.end();
 
-    const exit = await server.exited;
-    expect(exit).toEqual({ code: 0, signal: null });
-    expect(Date.now() - started).toBeLessThan(5_000);
+    // It exits on its own, because stdin closed, once the drain is done.
+    expect(await server.endInput()).toEqual({ code: 0, signal: null });
+    // The drain waited for the call, not for the listen stream (which only shutdown ends): it did not run into its bound.
+    expect(server.stderr.text).not.toContain('did not finish within');
 
     const processed = server.messages.find((message) => message.id === 9);
     expect(processed?.result.structuredContent).toEqual({ result: 'Done: processed 7 characters' });
@@ -324,12 +300,12 @@ describe('stdio: raw pipes', () => {
       expect.objectContaining({ resultType: 'complete', _meta: expect.objectContaining({ 'io.modelcontextprotocol/subscriptionId': 'listen-2' }) }),
     );
     expect(listenCancel).toBe(listenResult + 1);
-    expect(server.trailing).toBe('');
+    expect(server.stdout.trailing).toBe('');
   });
 
   it('exits 0 on SIGTERM', async () => {
     server.child.kill('SIGTERM');
-    expect(await server.exited).toEqual({ code: 0, signal: null });
+    expect(await within(server.closed, 'the sample to exit after SIGTERM', () => server.stderr.text)).toEqual({ code: 0, signal: null });
   });
 });
 
@@ -361,7 +337,8 @@ describe('stdio: requests written before the server is ready', () => {
     );
     await server.response(2);
     for (const id of ['discover', 1, 3, 5, 6]) await server.response(id);
-    // Anything still owed for the cancelled call would have come before the slower call 2 finished.
+    // Exiting on EOF drains what is in flight: anything still owed for the cancelled call 4 is written by then.
+    expect(await server.endInput()).toEqual({ code: 0, signal: null });
     const responses = server.messages.filter((message) => 'id' in message);
     expect(responses.map((message) => message.id).sort()).toEqual([1, 2, 3, 5, 6, 'discover'].sort());
     expect(responses.filter((message) => 'error' in message)).toEqual([]);
@@ -380,7 +357,7 @@ describe('stdio: requests written before the server is ready', () => {
     const resultAt = server.messages.indexOf(byId(2));
     for (const notification of progressOf('p2')) expect(server.messages.indexOf(notification)).toBeLessThan(resultAt);
     expect(progressOf('p4')).toEqual([]);
-    expect(server.trailing).toBe('');
+    expect(server.stdout.trailing).toBe('');
   });
 
   it('serves a 2025 session opened by an early write: initialize, initialized, then calls', async () => {
@@ -404,8 +381,10 @@ describe('stdio: requests written before the server is ready', () => {
   });
 });
 
-/** A fixture for what the sample has no tool for: a call that runs until it is cancelled, and a bounded nap. */
+/** A fixture for what the sample has no tool for: a call that runs until it is cancelled, one the test releases, and a bounded nap. */
 const waits = { started: 0, aborted: 0 };
+/** Releases the `held` calls waiting for the test. */
+const held: Array<() => void> = [];
 
 @Injectable()
 class SlowTools {
@@ -421,6 +400,12 @@ class SlowTools {
     return 'stopped';
   }
 
+  @McpTool({ name: 'held', description: 'Runs until the test releases it' })
+  async held(): Promise<string> {
+    await new Promise<void>((resolve) => held.push(resolve));
+    return 'released';
+  }
+
   @McpTool({ name: 'nap', description: 'Sleeps for a while' })
   async nap(@McpArg('ms') ms: number): Promise<string> {
     await pause(ms);
@@ -431,72 +416,72 @@ class SlowTools {
 @Module({ imports: [McpModule.forRoot({ name: 'stdio-fixture', version: '1.0.0' })], providers: [SlowTools] })
 class SlowModule {}
 
+/** A Nest logger that keeps the warnings and errors. */
+function recordingLogger(lines: string[]): LoggerService {
+  return { log: () => undefined, warn: (message: unknown) => lines.push(String(message)), error: (message: unknown) => lines.push(String(message)) };
+}
+
 /** bootstrapStdio on in-memory streams, in this process (no exit, no signal handlers). */
-async function inProcess(module: object, drainTimeoutMs?: number) {
+async function inProcess(module: object, options: { drainTimeoutMs?: number; logger?: LoggerService } = {}) {
   const input = new PassThrough();
   const output = new PassThrough();
-  const messages: Msg[] = [];
-  let buffer = '';
-  output.setEncoding('utf8').on('data', (chunk: string) => {
-    buffer += chunk;
-    const lines = buffer.split('\n');
-    buffer = lines.pop() ?? '';
-    for (const line of lines) messages.push(JSON.parse(line) as Msg);
-  });
-  const server = await bootstrapStdio(module, { input, output, logger: false, exitOnClose: false, handleSignals: false, drainTimeoutMs });
-  const until = async (predicate: () => boolean, timeoutMs = 3_000) => {
-    const deadline = Date.now() + timeoutMs;
-    while (!predicate()) {
-      if (Date.now() > deadline) throw new Error(`Timed out; got ${JSON.stringify(messages)}`);
-      await pause(10);
-    }
-  };
-  return { input, messages, server, until };
+  const out = new JsonLines('the in-process server', output);
+  const server = await bootstrapStdio(module, { input, output, logger: options.logger ?? false, exitOnClose: false, handleSignals: false, drainTimeoutMs: options.drainTimeoutMs });
+  const closed = () => within(server.closed, 'the in-process server to close', () => out.messages);
+  return { input, out, messages: out.messages, server, closed };
 }
 
 describe('stdio: bootstrapStdio in-process on in-memory streams', () => {
   beforeEach(() => {
     waits.started = 0;
     waits.aborted = 0;
+    held.length = 0;
   });
 
   it('serves the sample, then on input end closes the application without exiting the process', async () => {
-    const { input, messages, server } = await inProcess(AppModule);
+    const { input, messages, server, closed } = await inProcess(AppModule);
     input.write(`${request(1, 'tools/call', { name: 'echo', arguments: { message: 'in memory' } })}\n`);
     input.end();
-    await server.closed;
+    await closed();
     expect(messages).toEqual([expect.objectContaining({ id: 1, result: expect.objectContaining({ content: [{ type: 'text', text: 'in memory' }] }) })]);
     expect(server.transport.inFlightCount).toBe(0);
   });
 
   it('notifications/cancelled aborts the handler signal and writes nothing for the call', async () => {
-    const { input, messages, server, until } = await inProcess(SlowModule);
+    const { input, out, messages, server } = await inProcess(SlowModule);
     input.write(`${request('w1', 'tools/call', { name: 'wait', arguments: {} })}\n`);
-    await until(() => waits.started === 1);
+    await until(() => waits.started === 1, 'the call to start', () => waits);
     input.write(`${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 'w1' } })}\n`);
-    await until(() => waits.aborted === 1);
+    await until(() => waits.aborted === 1, 'its signal to fire', () => waits);
+    // Anything written for w1 would come before the answer to this later call.
     input.write(`${request(2, 'tools/call', { name: 'nap', arguments: { ms: 1 } })}\n`);
-    await until(() => messages.length > 0);
+    await out.response(2);
     expect(messages).toEqual([expect.objectContaining({ id: 2 })]);
     await server.close();
   });
 
   it('on input end waits for in-flight calls before closing', async () => {
-    const { input, messages, server } = await inProcess(SlowModule, 5_000);
-    input.write(`${request(3, 'tools/call', { name: 'nap', arguments: { ms: 150 } })}\n`);
+    // The drain's bound is one only a hang reaches: the call ends when the test releases it.
+    const { input, messages, server, closed } = await inProcess(SlowModule, { drainTimeoutMs: PATIENCE_MS });
+    input.write(`${request(3, 'tools/call', { name: 'held', arguments: {} })}\n`);
+    await until(() => held.length === 1, 'the held call to start');
     input.end();
-    await server.closed;
-    expect(messages).toEqual([expect.objectContaining({ id: 3, result: expect.objectContaining({ content: [{ type: 'text', text: 'napped 150' }] }) })]);
+    await within(server.transport.ended, 'the transport to see the input end');
+    // Released only after the input ended: its result is written because the drain waited for it.
+    held[0]();
+    await closed();
+    expect(messages).toEqual([expect.objectContaining({ id: 3, result: expect.objectContaining({ content: [{ type: 'text', text: 'released' }] }) })]);
   });
 
   it('aborts calls that outlive the drain timeout, and still closes', async () => {
-    const { input, messages, server, until } = await inProcess(SlowModule, 100);
+    const logged: string[] = [];
+    const { input, messages, closed } = await inProcess(SlowModule, { drainTimeoutMs: 100, logger: recordingLogger(logged) });
     input.write(`${request(4, 'tools/call', { name: 'wait', arguments: {} })}\n`);
-    await until(() => waits.started === 1);
-    const started = Date.now();
+    await until(() => waits.started === 1, 'the call to start', () => waits);
     input.end();
-    await server.closed;
-    expect(Date.now() - started).toBeLessThan(800);
+    await closed();
+    // The call never ends on its own: the server closed because the drain ran into its bound and aborted it.
+    expect(logged).toContain('In-flight calls did not finish within 100 ms; aborting them');
     expect(waits.aborted).toBe(1);
     expect(messages).toEqual([]);
   });
@@ -510,11 +495,11 @@ class ModernOnlyModule {}
 
 describe('stdio: `protocol` is enforced per pipe as on HTTP', () => {
   it("'legacy' refuses 2026-07-28 requests and anything before initialize with -32600, then serves the 2025 session", async () => {
-    const { input, messages, server, until } = await inProcess(LegacyOnlyModule);
+    const { input, out, messages, server } = await inProcess(LegacyOnlyModule);
     input.write(`${request(1, 'server/discover')}\n${request(2, 'tools/list')}\n${legacyRequest(3, 'tools/list')}\n${initialize(4)}\n`);
-    await until(() => messages.length === 4);
+    await out.count(4);
     input.write(`${legacyRequest(5, 'tools/list')}\n${request(6, 'tools/list')}\n`);
-    await until(() => messages.length === 6);
+    await out.count(6);
     const refused = { code: -32600, message: expect.stringContaining('2025-11-25'), data: { supported: expect.arrayContaining(['2025-11-25']) } };
     // Refusals are written at once, served calls when they finish: compare in id order.
     expect([...messages].sort((a, b) => a.id - b.id)).toEqual([
@@ -529,36 +514,36 @@ describe('stdio: `protocol` is enforced per pipe as on HTTP', () => {
   });
 
   it("'modern' answers initialize with -32022 naming the versions it speaks, and serves 2026-07-28", async () => {
-    const { input, messages, server, until } = await inProcess(ModernOnlyModule);
+    const { input, out, messages, server } = await inProcess(ModernOnlyModule);
     input.write(`${initialize(1)}\n${request(2, 'tools/list')}\n`);
-    await until(() => messages.length === 2);
+    await out.count(2);
     expect(messages[0]).toEqual({ jsonrpc: '2.0', id: 1, error: expect.objectContaining({ code: -32022, data: { supported: [PROTOCOL_VERSION], requested: '2025-11-25' } }) });
     expect(messages[1]).toEqual(expect.objectContaining({ id: 2, result: expect.objectContaining({ resultType: 'complete' }) }));
     await server.close();
   });
 
   it("'dual': a pipe pinned modern by its first request answers a later initialize with -32022", async () => {
-    const { input, messages, server, until } = await inProcess(SlowModule);
+    const { input, out, messages, server } = await inProcess(SlowModule);
     input.write(`${request(1, 'tools/list')}\n`);
-    await until(() => messages.length === 1);
+    await out.count(1);
     input.write(`${initialize(2)}\n`);
-    await until(() => messages.length === 2);
+    await out.count(2);
     expect(messages[1]).toEqual({ jsonrpc: '2.0', id: 2, error: expect.objectContaining({ code: -32022, data: expect.objectContaining({ requested: '2025-11-25' }) }) });
     await server.close();
   });
 
   it("a 2025 session's notifications reach the pipe until it closes, and not after", async () => {
-    const { input, messages, server, until } = await inProcess(SlowModule);
+    const { input, out, messages, server, closed } = await inProcess(SlowModule);
     const registry = server.app.get(McpRegistry, { strict: false });
     input.write(`${initialize(1)}\n`);
-    await until(() => messages.length === 1);
+    await out.count(1);
     registry.addTool({ name: 'first', description: 'Added while the pipe is open' }, () => 'ok');
-    await until(() => messages.length === 2);
+    await out.count(2);
     expect(messages[1]).toEqual({ jsonrpc: '2.0', method: 'notifications/tools/list_changed' });
     server.transport.stop();
     // The change feed is synchronous: a subscriber still there would have written this at once.
     registry.addTool({ name: 'second', description: 'Added after the pipe closed' }, () => 'ok');
-    await server.closed;
+    await closed();
     expect(messages).toHaveLength(2);
   });
 });

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { McpRegistry } from '../lib/index.js';
 import { FeaturesSubscriptionsModule } from './src/features-subscriptions.fixture.js';
 import { callMcp, rpc, standardHeaders, startApp, type Json, type StartedApp } from './support/mcp-http.js';
+import { within } from './support/waiting.js';
 import { assertMatchesDef, assertResultResponse, assertServerMessage } from './support/wire-schema.js';
 
 const SUBSCRIPTION_ID = 'io.modelcontextprotocol/subscriptionId';
@@ -10,10 +11,14 @@ const SUBSCRIPTION_ID = 'io.modelcontextprotocol/subscriptionId';
 /** A `subscriptions/listen` stream read incrementally: each SSE event is schema-checked and queued. */
 class Listener {
   readonly messages: Json[] = [];
-  ended = false;
   private readonly controller = new AbortController();
   private waiters: Array<() => void> = [];
   private buffer = '';
+  /** Settles when the stream has ended (or the test aborted it). */
+  private pumping: Promise<void> = Promise.resolve();
+  private ended = false;
+  /** What went wrong reading the stream (a message off the schema, a broken connection): every read fails with it. */
+  private failure?: unknown;
   status = 0;
   contentType = '';
 
@@ -25,7 +30,7 @@ class Listener {
     const response = await fetch(url, { method: 'POST', headers: standardHeaders(body), body: JSON.stringify(body), signal: listener.controller.signal });
     listener.status = response.status;
     listener.contentType = response.headers.get('content-type') ?? '';
-    void listener.pump(response.body!.getReader());
+    listener.pumping = listener.pump(response.body!.getReader());
     return listener;
   }
 
@@ -52,8 +57,11 @@ class Listener {
           this.wake();
         }
       }
-    } catch {
-      // aborted by the test
+    } catch (error) {
+      // Only the test's own abort() may end the read early; anything else is a finding. (By name: fetch's
+      // DOMException comes from another realm than jest's Error.)
+      const aborted = this.controller.signal.aborted && (error as { name?: unknown } | undefined)?.name === 'AbortError';
+      if (!aborted) this.failure = error;
     } finally {
       this.ended = true;
       this.wake();
@@ -68,36 +76,46 @@ class Listener {
 
   private read = 0;
 
-  /** The next message not yet taken; fails after `timeoutMs`. */
-  async next(timeoutMs = 2000): Promise<Json> {
-    const deadline = Date.now() + timeoutMs;
+  private rethrow(): void {
+    if (this.failure !== undefined) throw this.failure;
+  }
+
+  /** The next message not yet taken, as soon as it arrives. */
+  async next(): Promise<Json> {
     while (this.read >= this.messages.length) {
+      this.rethrow();
       if (this.ended) throw new Error(`listener ${this.id}: stream ended, no further message`);
-      const left = deadline - Date.now();
-      if (left <= 0) throw new Error(`listener ${this.id}: no message within ${timeoutMs} ms`);
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, left);
-        this.waiters.push(() => {
-          clearTimeout(timer);
-          resolve();
-        });
-      });
+      await within(new Promise<void>((resolve) => this.waiters.push(resolve)), `the next message of listener ${this.id}`, () => this.messages);
     }
+    this.rethrow();
     return this.messages[this.read++];
   }
 
   /** Messages received but not yet taken. */
   pending(): Json[] {
+    this.rethrow();
     return this.messages.slice(this.read);
   }
 
-  /** Waits until the stream ends (or fails after `timeoutMs`). */
-  async end(timeoutMs = 3000): Promise<void> {
-    const deadline = Date.now() + timeoutMs;
-    while (!this.ended) {
-      if (Date.now() > deadline) throw new Error(`listener ${this.id}: stream still open`);
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
+  /**
+   * Asserts that nothing arrived that is not taken yet: the server sends this listener a
+   * resources/updated for `subscribedUri`, which must be the next message. One stream delivers in
+   * order and the registry announces changes synchronously, so anything sent earlier came first.
+   */
+  async expectNothingBefore(registry: McpRegistry, subscribedUri: string): Promise<void> {
+    expect(this.pending()).toEqual([]);
+    registry.notifyResourceUpdated(subscribedUri);
+    expect(await this.next()).toEqual({
+      jsonrpc: '2.0',
+      method: 'notifications/resources/updated',
+      params: { uri: subscribedUri, _meta: { [SUBSCRIPTION_ID]: this.id } },
+    });
+  }
+
+  /** Waits until the stream has ended. */
+  async end(): Promise<void> {
+    await within(this.pumping, `the end of listener ${this.id}'s stream`, () => this.messages);
+    this.rethrow();
   }
 
   abort(): void {
@@ -105,10 +123,9 @@ class Listener {
   }
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** Lets notifications that might (wrongly) be sent arrive before asserting their absence. */
-const SETTLE_MS = 150;
+/** A resource each listener of the first suite subscribed to and the other did not: its updates are that listener's markers. */
+const TOOLS_MARK = 'notes://watched';
+const PROMPTS_MARK = 'notes://other';
 
 describe('subscriptions/listen with two concurrent listeners', () => {
   let started: StartedApp;
@@ -186,8 +203,7 @@ describe('subscriptions/listen with two concurrent listeners', () => {
     expect(call.body.result.content).toEqual([{ type: 'text', text: 'sum 5' }]);
     const invalid = await callMcp(started.url, 'tools/call', { name: 'runtime-add', arguments: { a: 2 } });
     expect(invalid.body.result.isError).toBe(true);
-    await sleep(SETTLE_MS);
-    expect(prompts.pending()).toEqual([]);
+    await prompts.expectNothingBefore(registry, PROMPTS_MARK);
   });
 
   it('registry.addPrompt → prompts/list_changed on the prompts listener only; the prompt is listed and gettable', async () => {
@@ -211,8 +227,7 @@ describe('subscriptions/listen with two concurrent listeners', () => {
     expect(get.body.result.messages).toEqual([{ role: 'user', content: { type: 'text', text: 'Hi Ada' } }]);
     const missing = await callMcp(started.url, 'prompts/get', { name: 'runtime-prompt', arguments: {} });
     expect(missing.body.error.code).toBe(-32602);
-    await sleep(SETTLE_MS);
-    expect(tools.pending()).toEqual([]);
+    await tools.expectNothingBefore(registry, TOOLS_MARK);
   });
 
   it('notifyResourceUpdated(uri) → resources/updated only to the listener subscribed to it (and to a sub-path)', async () => {
@@ -231,17 +246,15 @@ describe('subscriptions/listen with two concurrent listeners', () => {
     // A sibling that merely shares the prefix is not "under" the subscribed resource.
     registry.notifyResourceUpdated('notes://watchedness');
     registry.notifyResourceUpdated('notes://unrelated');
-    await sleep(SETTLE_MS);
-    expect(tools.pending()).toEqual([]);
-    expect(prompts.pending()).toEqual([]);
+    await tools.expectNothingBefore(registry, TOOLS_MARK);
+    await prompts.expectNothingBefore(registry, PROMPTS_MARK);
     registry.notifyResourceUpdated('notes://other');
     expect(await prompts.next()).toEqual({
       jsonrpc: '2.0',
       method: 'notifications/resources/updated',
       params: { uri: 'notes://other', _meta: { [SUBSCRIPTION_ID]: 77 } },
     });
-    await sleep(SETTLE_MS);
-    expect(tools.pending()).toEqual([]);
+    await tools.expectNothingBefore(registry, TOOLS_MARK);
   });
 
   it('addResource / addResourceTemplate → resources/list_changed to the resources listener; both readable', async () => {
@@ -268,8 +281,7 @@ describe('subscriptions/listen with two concurrent listeners', () => {
     const readTemplate = await callMcp(started.url, 'resources/read', { uri: 'runtime://Ada%20L' });
     expect(readTemplate.body.result.contents).toEqual([{ uri: 'runtime://Ada%20L', text: 'hello Ada L' }]);
     expect(readTemplate.body.result.ttlMs).toBe(10);
-    await sleep(SETTLE_MS);
-    expect(tools.pending()).toEqual([]);
+    await tools.expectNothingBefore(registry, TOOLS_MARK);
   });
 
   it('remove* takes entries out of the lists, announces it, and they are no longer callable', async () => {
@@ -296,15 +308,13 @@ describe('subscriptions/listen with two concurrent listeners', () => {
       data: { uri: 'notes://runtime' },
     });
     expect((await callMcp(started.url, 'resources/read', { uri: 'runtime://x' })).body.error.data).toEqual({ uri: 'runtime://x' });
-    await sleep(SETTLE_MS);
-    expect(tools.pending()).toEqual([]);
-    expect(prompts.pending()).toEqual([]);
+    await tools.expectNothingBefore(registry, TOOLS_MARK);
+    await prompts.expectNothingBefore(registry, PROMPTS_MARK);
   });
 
   it('a duplicate run-time name is refused and announces nothing', async () => {
     expect(() => registry.addTool({ name: 'ping', description: 'clash' }, () => 'x')).toThrow('Duplicate MCP tool "ping"');
-    await sleep(SETTLE_MS);
-    expect(tools.pending()).toEqual([]);
+    await tools.expectNothingBefore(registry, TOOLS_MARK);
   });
 
   it('notifyListChanged reaches only the listeners of that list', async () => {
@@ -312,15 +322,15 @@ describe('subscriptions/listen with two concurrent listeners', () => {
     expect((await tools.next()).method).toBe('notifications/tools/list_changed');
     registry.notifyListChanged('resources');
     expect((await prompts.next()).method).toBe('notifications/resources/list_changed');
-    await sleep(SETTLE_MS);
-    expect(tools.pending()).toEqual([]);
-    expect(prompts.pending()).toEqual([]);
+    await tools.expectNothingBefore(registry, TOOLS_MARK);
+    await prompts.expectNothingBefore(registry, PROMPTS_MARK);
   });
 
   it('after one client aborts, later notifications cause no trouble and the other listener and the server keep working', async () => {
     tools.abort();
     await tools.end();
-    await sleep(50);
+    // The server learns of the abort on its own time and offers no event for it: whether these find
+    // the subscription still there or gone, both must be harmless.
     registry.notifyListChanged('tools');
     registry.notifyResourceUpdated('notes://watched');
     registry.notifyListChanged('prompts');
@@ -350,21 +360,22 @@ describe('subscriptions/listen filters and shutdown', () => {
   });
 
   it('an empty filter is acknowledged as {} and receives nothing', async () => {
-    const listener = await Listener.open(started.url, 'empty', { toolsListChanged: false, resourceSubscriptions: [] });
+    // An app of its own: its shutdown ends the stream with the completion result, so what came before that is all there was.
+    const own = await startApp([FeaturesSubscriptionsModule]);
+    const listener = await Listener.open(own.url, 'empty', { toolsListChanged: false, resourceSubscriptions: [] });
     expect(await listener.next()).toEqual({
       jsonrpc: '2.0',
       method: 'notifications/subscriptions/acknowledged',
       params: { _meta: { [SUBSCRIPTION_ID]: 'empty' }, notifications: {} },
     });
-    const registry = started.app.get(McpRegistry);
+    const registry = own.app.get(McpRegistry);
     registry.notifyListChanged('tools');
     registry.notifyListChanged('prompts');
     registry.notifyListChanged('resources');
     registry.notifyResourceUpdated('notes://watched');
-    await sleep(SETTLE_MS);
-    expect(listener.pending()).toEqual([]);
-    listener.abort();
+    await own.app.close();
     await listener.end();
+    expect(listener.pending()).toEqual([expect.objectContaining({ id: 'empty', result: expect.objectContaining({ resultType: 'complete' }) })]);
   });
 
   it('a listen without a notifications object is -32602', async () => {

@@ -229,10 +229,11 @@ describe('Tasks across two instances on one real Redis (e2e)', () => {
   let store: RedisMcpStore;
   beforeAll(async () => {
     redis = await startRedis(redisServer);
-    const options: McpModuleOptions = { store: { redisUrl: redis.url }, tasks: { lease: 'PT0.6S' } };
+    // Renewed every lease/3 (1 s): a live instance keeps it through a 2 s stall of a busy machine (0.6 s gave 0.4 s).
+    const options: McpModuleOptions = { store: { redisUrl: redis.url }, tasks: { lease: 'PT3S' } };
     [a, b] = await Promise.all([startTaskApp(options), startTaskApp(options)]);
     store = await RedisMcpStore.connect(redis.url);
-  }, 20_000);
+  });
   afterAll(async () => {
     await Promise.all([a?.app.close(), b?.app.close()]);
     await store?.close();

@@ -7,6 +7,8 @@ const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 export const slowState = {
   entered: 0,
   emitted: 0,
+  /** `emitted` when the signal fired: a tool that stops on abort emits nothing after it. */
+  emittedAtAbort: -1,
   abortEvents: 0,
   sawAborted: false,
   finished: false,
@@ -79,6 +81,7 @@ export class InteractiveFixtureTools {
     slowState.entered++;
     ctx.signal.addEventListener('abort', () => {
       slowState.abortEvents++;
+      slowState.emittedAtAbort = slowState.emitted;
     });
     const progress = ctx.countingProgress(100);
     for (let i = 0; i < 100; i++) {

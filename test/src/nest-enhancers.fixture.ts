@@ -88,6 +88,18 @@ export class UserGuard implements CanActivate {
   }
 }
 
+/** The `_meta` key MetaRoleGuard reads. */
+export const META_ROLE = 'example.com/role';
+
+/** Allows when the call's `_meta` carries `example.com/role: admin`: a rule every transport can carry (stdio has no headers). */
+@Injectable()
+export class MetaRoleGuard implements CanActivate {
+  canActivate(context: ExecutionContext): boolean {
+    const meta = McpExecutionContext.create(context).getRequest()?.params?._meta as Record<string, unknown> | undefined;
+    return meta?.[META_ROLE] === 'admin';
+  }
+}
+
 /** A request-scoped guard: gets the HTTP request injected, allows `x-caller: friend`. */
 @Injectable({ scope: Scope.REQUEST })
 export class ScopedCallerGuard implements CanActivate {
@@ -212,6 +224,13 @@ export class EnhancedTools {
   needsUser() {
     seen.handlerRuns.push('needs-user');
     return 'hello user';
+  }
+
+  @McpTool({ name: 'meta-admin', description: "Method guard reading the call's _meta" })
+  @UseGuards(MetaRoleGuard)
+  metaAdmin() {
+    seen.handlerRuns.push('meta-admin');
+    return 'meta admin ran';
   }
 
   @McpTool({ name: 'wrapped', description: 'An interceptor wraps the result' })

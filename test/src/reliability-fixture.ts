@@ -17,7 +17,13 @@ export interface ToolRun {
   emitted: number;
   /** Progress emitted after the signal fired (must stay 0 for a cooperative tool). */
   emittedAfterAbort: number;
+  /** `emitted` when the signal fired (-1 before): a tool that stopped at the abort has emitted no more since. */
+  emittedAtAbort: number;
   finished: boolean;
+  /** Releases handed to the `held` tool by `release(tag)` and not yet used. */
+  releases: number;
+  /** Wakes a `held` run waiting for a release. */
+  wake?: () => void;
 }
 
 export const runs = new Map<string, ToolRun>();
@@ -25,7 +31,7 @@ export const runs = new Map<string, ToolRun>();
 export function run(tag: string): ToolRun {
   let entry = runs.get(tag);
   if (!entry) {
-    entry = { entered: false, aborted: false, emitted: 0, emittedAfterAbort: 0, finished: false };
+    entry = { entered: false, aborted: false, emitted: 0, emittedAfterAbort: 0, emittedAtAbort: -1, finished: false, releases: 0 };
     runs.set(tag, entry);
   }
   return entry;
@@ -45,11 +51,35 @@ function nap(ms: number, signal: AbortSignal): Promise<void> {
   });
 }
 
+/** Lets the `held` run of `tag` go one step further (a release given before it waits is kept for it). */
+export function release(tag: string): void {
+  const state = run(tag);
+  state.releases++;
+  state.wake?.();
+}
+
+/** Waits for a release of `tag` (and uses it), or for `signal`. */
+function hold(state: ToolRun, signal: AbortSignal): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const done = () => {
+      state.wake = undefined;
+      signal.removeEventListener('abort', done);
+      resolve();
+    };
+    if (state.releases > 0 || signal.aborted) return done();
+    state.wake = done;
+    signal.addEventListener('abort', done, { once: true });
+  }).then(() => {
+    if (state.releases > 0) state.releases--;
+  });
+}
+
 function watch(tag: string, ctx: McpToolContext): ToolRun {
   const state = run(tag);
   state.entered = true;
   ctx.signal.addEventListener('abort', () => {
     state.aborted = true;
+    state.emittedAtAbort = state.emitted;
     const reason: unknown = ctx.signal.reason;
     state.abortReason = reason instanceof Error ? `${reason.name}: ${reason.message}` : String(reason);
   });
@@ -92,6 +122,19 @@ export class ReliabilityTools {
     }
     state.finished = true;
     return `drip ${tag} done`;
+  }
+
+  @McpTool({ name: 'held', description: 'Per step: emits progress, then waits until the test releases it (`release(tag)`), stopping when aborted' })
+  async held(@McpArg('tag') tag: string, @McpArg('steps') steps: number, @ToolContext() ctx: McpToolContext) {
+    const state = watch(tag, ctx);
+    const progress = ctx.longProgress(steps);
+    for (let step = 1; step <= steps && !ctx.signal.aborted; step++) {
+      progress.emit(step, `step ${step}`);
+      state.emitted++;
+      await hold(state, ctx.signal);
+    }
+    state.finished = true;
+    return `held ${tag} done`;
   }
 
   @McpTool({ name: 'explode', description: 'Throws an unexpected error (a TypeError with a stack)' })
@@ -152,21 +195,6 @@ export async function startReliabilityApp(options: ReliabilityOptions = {}, root
   await app.listen(0, '127.0.0.1');
   const { port } = app.getHttpServer().address() as AddressInfo;
   return { app, port, url: `http://127.0.0.1:${port}/mcp` };
-}
-
-export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** Like sleep, for the losing side of a race: the timer does not keep the process (or jest) alive. */
-export const deadline = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms).unref());
-
-/** Waits until `check()` holds (polling every 10 ms) or `timeoutMs` passes; returns the last check. */
-export async function waitFor(check: () => boolean, timeoutMs = 3000): Promise<boolean> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (check()) return true;
-    await sleep(10);
-  }
-  return check();
 }
 
 /** Asserts-free check that a response body leaks no internals: no stack frames, no file paths. */

@@ -79,6 +79,32 @@ export function parseSse(text: string): Msg[] {
   return messages;
 }
 
+/** Reads an SSE body as it arrives, calling `onEvent` per message; returns the whole text (also when aborted). */
+export async function readEvents(response: Response, onEvent: (message: Msg) => void): Promise<string> {
+  const reader = response.body!.getReader();
+  const decoder = new TextDecoder();
+  let text = '';
+  let buffer = '';
+  for (;;) {
+    let chunk: { done: boolean; value?: Uint8Array };
+    try {
+      chunk = await reader.read();
+    } catch {
+      break; // aborted
+    }
+    if (chunk.done) break;
+    const piece = decoder.decode(chunk.value, { stream: true });
+    text += piece;
+    buffer += piece;
+    let end: number;
+    while ((end = buffer.indexOf('\n\n')) >= 0) {
+      for (const message of parseSse(buffer.slice(0, end + 2))) onEvent(message);
+      buffer = buffer.slice(end + 2);
+    }
+  }
+  return text;
+}
+
 export async function read(response: Response): Promise<McpReply> {
   const contentType = (response.headers.get('content-type') ?? '').split(';')[0].trim().toLowerCase();
   const text = await response.text();
@@ -105,16 +131,7 @@ export async function callTool(
   return read(await post(url, 'tools/call', { name, arguments: args }, options));
 }
 
-/** Waits until `check()` is true, polling every 20 ms, for up to `timeoutMs`. */
-export async function until(check: () => boolean, timeoutMs = 2000): Promise<boolean> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (check()) return true;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  return check();
-}
-
+/** For what is defined in time (a TTL running out): load can only lengthen the wait. Never for events: see waiting.ts. */
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** A fresh base64 256-bit key. */

@@ -8,8 +8,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { createConnection, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+import { until } from './waiting.js';
 
 /** `name` on PATH, or in the sbin/bin folders Debian packages install to. */
 export function findBinary(name: string): string | undefined {
@@ -78,10 +77,12 @@ async function startService(name: string, binary: string, args: string[], port: 
     }
     rmSync(dir, { recursive: true, force: true });
   };
-  const deadline = Date.now() + 5000;
-  while (Date.now() < deadline && child.exitCode === null) {
-    if (await canConnect(port)) return { port, dir, readFile, stop };
-    await sleep(25);
+  // The port accepting connections is the readiness event; an exit ends the wait at once.
+  try {
+    await until(async () => child.exitCode !== null || (await canConnect(port)), `${name} to accept connections on ${port}`);
+    if (child.exitCode === null) return { port, dir, readFile, stop };
+  } catch (error) {
+    stderr += `\n${String(error)}`;
   }
   const logs = `${stderr}\n${readFile(logFile)}`;
   await stop();

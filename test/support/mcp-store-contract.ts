@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { McpStore } from '../../lib/index.js';
+import { until } from './waiting.js';
 
 /** How a store under test is made and torn down; `fresh` keys keep tests apart on a shared backend. */
 export interface StoreUnderTest {
@@ -7,14 +8,6 @@ export interface StoreUnderTest {
   close?(store: McpStore): Promise<void>;
 }
 
-/** Polls a condition a bounded number of times (no timed assertions: expiry is awaited, not assumed). */
-async function eventually(check: () => Promise<boolean>, attempts = 100, pauseMs = 20): Promise<boolean> {
-  for (let attempt = 0; attempt < attempts; attempt++) {
-    if (await check()) return true;
-    await new Promise((resolve) => setTimeout(resolve, pauseMs));
-  }
-  return false;
-}
 
 let counter = 0;
 const fresh = (name: string) => `contract:${process.pid}:${Date.now()}:${++counter}:${name}`;
@@ -76,7 +69,8 @@ export function describeMcpStoreContract(name: string, subject: StoreUnderTest):
       await store.create(swapped, 1, 60_000);
       await store.compareAndSet(swapped, 1, 2, 50);
       const gone = async () => (await store.get(set)) === undefined && (await store.get(created)) === undefined && (await store.get(swapped)) === undefined;
-      expect(await eventually(gone)).toBe(true);
+      // Expiry is awaited, not assumed (no timed assertion).
+      await until(gone, 'the three keys to expire');
       // An expired key is free again.
       expect(await store.create(created, 'again', 60_000)).toBe(true);
     });

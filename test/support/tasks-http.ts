@@ -1,4 +1,5 @@
 import { callMcp, type Json, type McpHttpResponse } from './mcp-http.js';
+import { until } from './waiting.js';
 
 /** Requests of the tasks extension (SEP-2663) over plain HTTP: the official client does not speak it yet. */
 export const TASKS = 'io.modelcontextprotocol/tasks';
@@ -14,16 +15,16 @@ export function createTask(url: string, name: string, args: Record<string, unkno
   return callMcp(url, 'tools/call', { name, arguments: args }, { meta: WITH_TASKS });
 }
 
-/** Polls tasks/get (bounded) until `check` holds for the task; returns it. A reply without a JSON-RPC body counts as not yet. */
-export async function pollTask(url: string, taskId: string, check: (task: Json) => boolean, attempts = 200): Promise<Json> {
+/** Polls tasks/get until `check` holds for the task; returns it. A reply without a JSON-RPC body counts as not yet. */
+export async function pollTask(url: string, taskId: string, check: (task: Json) => boolean): Promise<Json> {
   let task: Json;
-  for (let attempt = 0; attempt < attempts; attempt++) {
+  const reached = async () => {
     const reply = await taskCall(url, 'tasks/get', { taskId });
     // No JSON-RPC body: a proxy's 502 while an instance goes away (nginx does not retry a POST it sent).
     task = reply.body?.result ?? reply.body?.error;
-    if (task !== undefined && check(task)) return task;
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-  throw new Error(`the task never reached the expected state; last seen: ${JSON.stringify(task)}`);
+    return task !== undefined && check(task);
+  };
+  await until(reached, `task ${taskId} to reach the expected state`, () => task);
+  return task;
 }
 
