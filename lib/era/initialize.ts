@@ -36,11 +36,12 @@ export class LegacyLifecycle {
     private readonly customMethods: McpCustomMethods,
   ) {}
 
-  initialize(request: JsonRpcRequest): InitializeOutcome {
+  /** `principal`: who opens the session (auth on); the session is theirs alone. */
+  initialize(request: JsonRpcRequest, principal: string | undefined): InitializeOutcome {
     try {
       const { protocolVersion, capabilities, clientInfo } = readParams(request.params);
       const negotiated = LEGACY_PROTOCOL_VERSIONS.includes(protocolVersion) ? protocolVersion : LEGACY_PROTOCOL_VERSIONS[0];
-      const opened = this.sessions.issue({ protocolVersion: negotiated, clientCapabilities: capabilities, clientInfo });
+      const opened = this.sessions.issue({ protocolVersion: negotiated, clientCapabilities: capabilities, clientInfo, principal });
       if (!opened) throw invalid('the client capabilities and clientInfo are too large to hold in a session');
       const result: JsonObject = {
         protocolVersion: negotiated,

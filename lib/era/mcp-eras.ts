@@ -54,21 +54,22 @@ export class McpEras implements OnModuleInit {
     return isSessionBodyless(clues, this.settings.protocol);
   }
 
-  /** 2025 `initialize`: a new sealed session, or the error that refused it. */
-  initialize(request: JsonRpcRequest): InitializeOutcome {
-    return this.lifecycle.initialize(request);
+  /** 2025 `initialize`: a new sealed session bound to `principal` (who sends it, when auth is on), or the error that refused it. */
+  initialize(request: JsonRpcRequest, principal?: string): InitializeOutcome {
+    return this.lifecycle.initialize(request, principal);
   }
 
   /**
    * The live session a message names: the version clue (when sent) must be a 2025 revision and the
-   * session id present (400 otherwise), the session known, unexpired and not ended (404).
+   * session id present (400 otherwise), the session known, unexpired, not ended and opened by the
+   * same `principal` as sends this message (404 otherwise, the same answer for each).
    */
-  async open({ version, sessionId }: EraClues): Promise<McpSession> {
+  async open({ version, sessionId }: EraClues, principal?: string): Promise<McpSession> {
     if (version !== undefined && !LEGACY_PROTOCOL_VERSIONS.includes(version)) {
       throw new LegacyBadRequestError(`Unsupported protocol version: ${version} (supported versions: ${LEGACY_PROTOCOL_VERSIONS.join(', ')})`);
     }
     if (sessionId === undefined) throw new LegacyBadRequestError('Mcp-Session-Id header is required (send initialize first)');
-    return this.sessions.resolve(sessionId);
+    return this.sessions.resolve(sessionId, principal);
   }
 
   /** How the dispatcher frames a call of this session. */

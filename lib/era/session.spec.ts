@@ -52,10 +52,24 @@ describe('LegacySessions', () => {
     const one = new LegacySessions(new LegacySessionCodec(secret, 60_000, () => clock.now), store);
     const two = new LegacySessions(new LegacySessionCodec(secret, 60_000, () => clock.now), store);
     const { sessionId } = one.issue(FIELDS)!;
-    const session = await two.resolve(sessionId);
+    const session = await two.resolve(sessionId, undefined);
     await two.end(session);
-    await expect(one.resolve(sessionId)).rejects.toMatchObject({ code: -32001, httpStatus: 404 });
-    await expect(one.resolve('garbage')).rejects.toMatchObject({ code: -32001 });
+    await expect(one.resolve(sessionId, undefined)).rejects.toMatchObject({ code: -32001, httpStatus: 404 });
+    await expect(one.resolve('garbage', undefined)).rejects.toMatchObject({ code: -32001 });
+  });
+
+  it('a session belongs to its principal: anyone else (another user, or no user) is told it is unknown, as is an altered owner', async () => {
+    const { clock, codec } = setup();
+    const sessions = new LegacySessions(codec, new InMemoryMcpStore({ clock: () => clock.now }));
+    const { sessionId } = sessions.issue({ ...FIELDS, principal: 'alice' })!;
+    await expect(sessions.resolve(sessionId, 'alice')).resolves.toMatchObject({ principal: 'alice' });
+    for (const other of ['bob', undefined, 'Alice', 'alice ']) {
+      await expect(sessions.resolve(sessionId, other)).rejects.toMatchObject({ code: -32001, httpStatus: 404 });
+    }
+    // Opened by no one (auth off): a token-bearing caller cannot use it either.
+    const anonymous = sessions.issue(FIELDS)!.sessionId;
+    await expect(sessions.resolve(anonymous, undefined)).resolves.not.toHaveProperty('principal');
+    await expect(sessions.resolve(anonymous, 'alice')).rejects.toMatchObject({ code: -32001 });
   });
 
   it('a session opened once (and kept) is still refused at once when ended here or elsewhere, and when it expires', async () => {
@@ -66,16 +80,16 @@ describe('LegacySessions', () => {
     const first = one.issue(FIELDS)!.sessionId;
     const second = one.issue(FIELDS)!.sessionId;
     const third = one.issue(FIELDS)!.sessionId;
-    for (const id of [first, second, third]) await expect(one.resolve(id)).resolves.toBeDefined();
-    await one.end(await one.resolve(first));
-    await expect(one.resolve(first)).rejects.toMatchObject({ code: -32001 });
-    await two.end(await two.resolve(second));
-    await expect(one.resolve(second)).rejects.toMatchObject({ code: -32001 });
+    for (const id of [first, second, third]) await expect(one.resolve(id, undefined)).resolves.toBeDefined();
+    await one.end(await one.resolve(first, undefined));
+    await expect(one.resolve(first, undefined)).rejects.toMatchObject({ code: -32001 });
+    await two.end(await two.resolve(second, undefined));
+    await expect(one.resolve(second, undefined)).rejects.toMatchObject({ code: -32001 });
     // An altered id is refused even though the id it came from was opened before.
     const flipped = third.slice(0, 20) + (third[20] === 'A' ? 'B' : 'A') + third.slice(21);
-    await expect(one.resolve(flipped)).rejects.toMatchObject({ code: -32001 });
-    await expect(one.resolve(third)).resolves.toBeDefined();
+    await expect(one.resolve(flipped, undefined)).rejects.toMatchObject({ code: -32001 });
+    await expect(one.resolve(third, undefined)).resolves.toBeDefined();
     clock.now += 60_000;
-    await expect(one.resolve(third)).rejects.toMatchObject({ code: -32001 });
+    await expect(one.resolve(third, undefined)).rejects.toMatchObject({ code: -32001 });
   });
 });

@@ -17,6 +17,11 @@ export interface McpSession {
   clientInfo?: Implementation;
   /** Epoch ms of initialize. */
   issuedAt: number;
+  /**
+   * Who opened it (the token's subject, else its client id) when auth is on: every later message of
+   * the session must come from the same principal, else the session is unknown to it.
+   */
+  principal?: string;
 }
 
 /** First byte of every session id; bump together with the AAD when the plaintext layout changes. */
@@ -35,6 +40,7 @@ interface WireSession {
   c: ClientCapabilities;
   n?: Implementation;
   i: number;
+  p?: string;
 }
 
 /**
@@ -54,10 +60,12 @@ export class LegacySessionCodec {
   }
 
   /** A new session and its id; undefined when the client's data would make an id longer than MAX_SESSION_ID_LENGTH. */
-  issue(fields: Pick<McpSession, 'protocolVersion' | 'clientCapabilities' | 'clientInfo'>): { session: McpSession; sessionId: string } | undefined {
+  issue(fields: Pick<McpSession, 'protocolVersion' | 'clientCapabilities' | 'clientInfo' | 'principal'>): { session: McpSession; sessionId: string } | undefined {
     const session: McpSession = { id: randomBytes(ID_BYTES).toString('base64url'), ...fields, issuedAt: this.clock() };
+    if (session.principal === undefined) delete session.principal;
     const wire: WireSession = { s: session.id, v: session.protocolVersion, c: session.clientCapabilities, i: session.issuedAt };
     if (session.clientInfo) wire.n = session.clientInfo;
+    if (session.principal !== undefined) wire.p = session.principal;
     const sessionId = this.box.seal(Buffer.from(JSON.stringify(wire), 'utf8'));
     return sessionId.length > MAX_SESSION_ID_LENGTH ? undefined : { session, sessionId };
   }
@@ -87,8 +95,16 @@ export class LegacySessionCodec {
 function toSession(plaintext: Buffer): McpSession | undefined {
   const wire = parseSealedObject(plaintext);
   if (!wire) return undefined;
-  const { s, v, c, n, i } = wire;
+  const { s, v, c, n, i, p } = wire;
   if (typeof s !== 'string' || typeof v !== 'string' || !isPlainObject(c) || typeof i !== 'number' || !Number.isFinite(i)) return undefined;
   if (n !== undefined && !(isPlainObject(n) && typeof n.name === 'string')) return undefined;
-  return { id: s, protocolVersion: v, clientCapabilities: c as ClientCapabilities, ...(n ? { clientInfo: n as unknown as Implementation } : {}), issuedAt: i };
+  if (p !== undefined && typeof p !== 'string') return undefined;
+  return {
+    id: s,
+    protocolVersion: v,
+    clientCapabilities: c as ClientCapabilities,
+    ...(n ? { clientInfo: n as unknown as Implementation } : {}),
+    issuedAt: i,
+    ...(p !== undefined ? { principal: p } : {}),
+  };
 }

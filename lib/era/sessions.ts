@@ -35,14 +35,18 @@ export class LegacySessions {
     @Inject(MCP_STORE) private readonly store: McpStore,
   ) {}
 
-  issue(fields: Pick<McpSession, 'protocolVersion' | 'clientCapabilities' | 'clientInfo'>): { session: McpSession; sessionId: string } | undefined {
+  issue(fields: Pick<McpSession, 'protocolVersion' | 'clientCapabilities' | 'clientInfo' | 'principal'>): { session: McpSession; sessionId: string } | undefined {
     return this.codec.issue(fields);
   }
 
-  /** The live session an `Mcp-Session-Id` names; SessionNotFoundError (404) when it is unknown, expired or ended. */
-  async resolve(sessionId: string): Promise<McpSession> {
+  /**
+   * The live session an `Mcp-Session-Id` names, for `principal` (who sends this message): SessionNotFoundError
+   * (404) when it is unknown, expired, ended, or was opened by someone else — told exactly as an unknown
+   * session, so a session id held by another user reveals nothing.
+   */
+  async resolve(sessionId: string, principal: string | undefined): Promise<McpSession> {
     const session = this.open(sessionId);
-    if (!session || (await this.store.get(ENDED_PREFIX + session.id)) !== undefined) throw new SessionNotFoundError();
+    if (!session || session.principal !== principal || (await this.store.get(ENDED_PREFIX + session.id)) !== undefined) throw new SessionNotFoundError();
     return session;
   }
 

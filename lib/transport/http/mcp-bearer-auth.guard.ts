@@ -7,6 +7,7 @@ import { nodeRequestOf, sendJson } from './http-exchange.js';
 import { jsonRpcError } from './json-response.js';
 import { OriginPolicy } from './origin.policy.js';
 import { originRefusal } from './request-body.js';
+import { headerValue } from './request-headers.js';
 
 /** A refused bearer token: answered by `McpAuthChallengeFilter` with `WWW-Authenticate`. */
 class McpAuthChallengeException extends HttpException {
@@ -21,8 +22,8 @@ class McpAuthChallengeException extends HttpException {
 
 /**
  * Guards the MCP endpoint; attached only when `auth` is configured (`requireBearerAuth`). Reads
- * `Authorization: Bearer …`, verifies it, enforces `requiredScopes` and attaches the verified
- * `McpAuthInfo` to the request as `req.auth`. Requests from a disallowed Origin pass on, so the
+ * `Authorization: Bearer …` (of every POST, and of the GET or DELETE of a 2025 session), verifies it,
+ * enforces `requiredScopes` and attaches the verified `McpAuthInfo` to the request as `req.auth`. Requests from a disallowed Origin pass on, so the
  * transport answers them 403 first (validation order of the spec digest, Appendix A).
  * @internal
  */
@@ -37,7 +38,9 @@ export class McpBearerAuthGuard implements CanActivate {
     if (context.getType() !== 'http') return true;
     const handed = context.switchToHttp().getRequest<McpAuthenticatedRequest>();
     const request = nodeRequestOf<McpAuthenticatedRequest>(handed);
-    if (request.method !== 'POST') return true;
+    // POST carries the messages; a GET or DELETE of a 2025 session must show who sends it too, as its
+    // session is bound to the user who opened it. Any other method is answered 405 without a look at tokens.
+    if (request.method !== 'POST' && headerValue(request.headers, 'mcp-session-id') === undefined) return true;
     if (originRefusal(request, this.origins)) return true;
     const check = await this.auth.check(request);
     if (!check.ok) throw new McpAuthChallengeException(check.status, check.challenge, check.message);

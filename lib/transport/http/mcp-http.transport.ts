@@ -5,7 +5,8 @@ import { MCP_SETTINGS } from '../../mcp.constants.js';
 import type { McpSettings } from '../../config/mcp-settings.js';
 import { McpDispatcher, type OutboundMessage, type TransportFacts } from '../../dispatch/mcp.dispatcher.js';
 import { InvalidRequestError, ShuttingDownError } from '../../protocol/mcp.error.js';
-import { McpEras, type EraClues, type McpSession, NeitherEraError } from '../../era/index.js';
+import { principalOf } from '../../auth/mcp-auth-info.js';
+import { McpEras, NeitherEraError, type EraClues, type McpSession } from '../../era/index.js';
 import { writeStandaloneStream } from './standalone-stream.js';
 import { asMcpError } from '../../protocol/internal-error.js';
 import { classifyMessage, type ClientResponse, type IncomingJsonRpc } from '../../protocol/json-rpc-envelope.js';
@@ -50,7 +51,7 @@ export class McpHttpTransport implements OnModuleDestroy {
       case 'neither':
         return writeJsonRpcError(res, 400, new NeitherEraError(), requestIdOf(message));
       case 'initialize':
-        return this.initialize(message as Extract<IncomingJsonRpc, { kind: 'request' }>, res);
+        return this.initialize(message as Extract<IncomingJsonRpc, { kind: 'request' }>, req, res);
       case 'session':
         return void this.serveSession(message, clues, req, res);
       case 'modern':
@@ -77,9 +78,9 @@ export class McpHttpTransport implements OnModuleDestroy {
   }
 
   /** 2025 `initialize`: a new sealed session, its id in `Mcp-Session-Id`. */
-  private initialize(incoming: Extract<IncomingJsonRpc, { kind: 'request' }>, res: ServerResponse): void {
+  private initialize(incoming: Extract<IncomingJsonRpc, { kind: 'request' }>, req: HttpRequest, res: ServerResponse): void {
     if (this.draining) return this.refuseWhileDraining(res, incoming.request);
-    const outcome = this.eras.initialize(incoming.request);
+    const outcome = this.eras.initialize(incoming.request, principalOf(req));
     writeJson(res, outcome.httpStatus, outcome.message, outcome.sessionId ? { 'Mcp-Session-Id': outcome.sessionId } : {});
   }
 
@@ -91,7 +92,7 @@ export class McpHttpTransport implements OnModuleDestroy {
     const id = requestIdOf(message);
     let session: McpSession;
     try {
-      session = await this.eras.open(clues);
+      session = await this.eras.open(clues, principalOf(req));
     } catch (error) {
       const mcpError = asMcpError(this.logger, 'session lookup', id, error);
       return writeJsonRpcError(res, mcpError.httpStatus, mcpError, id);
@@ -142,7 +143,7 @@ export class McpHttpTransport implements OnModuleDestroy {
     if (req.method === 'GET' && this.eras.isSessionRequest(clues)) return this.openStandaloneStream(req, res, clues);
     if (req.method === 'DELETE' && clues.sessionId !== undefined && this.settings.protocol !== 'modern') {
       try {
-        await this.eras.end(await this.eras.open(clues));
+        await this.eras.end(await this.eras.open(clues, principalOf(req)));
       } catch (error) {
         const mcpError = asMcpError(this.logger, 'DELETE', undefined, error);
         return writeJsonRpcError(res, mcpError.httpStatus, mcpError);
@@ -172,7 +173,7 @@ export class McpHttpTransport implements OnModuleDestroy {
     }
     let session: McpSession;
     try {
-      session = await this.eras.open(clues);
+      session = await this.eras.open(clues, principalOf(req));
     } catch (error) {
       const mcpError = asMcpError(this.logger, 'GET', undefined, error);
       return writeJsonRpcError(res, mcpError.httpStatus, mcpError);
