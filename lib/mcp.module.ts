@@ -1,5 +1,4 @@
-import { Module, type DynamicModule, type Provider, type Type } from '@nestjs/common';
-import { PATH_METADATA } from '@nestjs/common/constants.js';
+import { Controller, Module, type DynamicModule, type Provider, type Type } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { DiscoveryModule, ModulesContainer } from '@nestjs/core';
 import { resolveMcpSettings, type McpSettings } from './config/mcp-settings.js';
@@ -139,6 +138,6 @@ function refuseSecondMount(modules: ModulesContainer, endpoint: string): boolean
 }
 
 function bindEndpoint(controller: Type, endpoint: string): string {
-  Reflect.defineMetadata(PATH_METADATA, endpoint, controller);
+  Controller(endpoint)(controller);
   return endpoint;
 }

@@ -1,5 +1,4 @@
 import { Controller, Get, Inject, Param, Req, Res, type Type } from '@nestjs/common';
-import { PATH_METADATA } from '@nestjs/common/constants.js';
 import type { McpSettings } from '../../config/mcp-settings.js';
 import { MCP_SETTINGS } from '../../mcp.constants.js';
 import { playgroundAssets, playgroundPath } from '../../playground/index.js';
@@ -23,8 +22,9 @@ export function createPlaygroundController(): Type & { bindEndpoint(endpoint: st
       @Inject(OriginPolicy) private readonly origins: OriginPolicy,
     ) {}
 
+    /** The controller's path, known only now: `@Controller()` applied again, with it. */
     static bindEndpoint(endpoint: string): void {
-      Reflect.defineMetadata(PATH_METADATA, playgroundPath(endpoint), McpPlaygroundController);
+      Controller(playgroundPath(endpoint))(McpPlaygroundController);
     }
 
     @Get()

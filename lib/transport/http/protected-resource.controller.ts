@@ -1,5 +1,4 @@
 import { Controller, Get, Inject, Res, type Type } from '@nestjs/common';
-import { PATH_METADATA } from '@nestjs/common/constants.js';
 import { McpAuthService, WELL_KNOWN_PROTECTED_RESOURCE } from '../../auth/mcp-auth.service.js';
 import { sendJson } from './http-exchange.js';
 
@@ -14,20 +13,21 @@ export function createProtectedResourceController(): Type & { bindEndpoint(endpo
   class McpProtectedResourceController {
     constructor(@Inject(McpAuthService) private readonly auth: McpAuthService) {}
 
-    /** `servesRoot`: the application's first endpoint alone serves the bare well-known path (Fastify refuses a second route for it; Express would let the first win). */
+    /**
+     * Makes the routes (`@Get()` applied here, as the paths are known only now). `servesRoot`: the
+     * application's first endpoint alone serves the bare well-known path (Fastify refuses a second
+     * route for it; Express would let the first win). Endpoint `/`: the two paths are one.
+     */
     static bindEndpoint(endpoint: string, servesRoot: boolean): void {
       const suffix = endpoint === '/' ? '' : endpoint;
-      Reflect.defineMetadata(PATH_METADATA, `${WELL_KNOWN_PROTECTED_RESOURCE}${suffix}`, McpProtectedResourceController.prototype.forEndpoint);
-      // A method without a path is no route to Nest. (Endpoint `/`: the two paths are one.)
-      if (!servesRoot || suffix === '') Reflect.deleteMetadata(PATH_METADATA, McpProtectedResourceController.prototype.root);
+      route('forEndpoint', `${WELL_KNOWN_PROTECTED_RESOURCE}${suffix}`);
+      if (servesRoot && suffix !== '') route('root', WELL_KNOWN_PROTECTED_RESOURCE);
     }
 
-    @Get(WELL_KNOWN_PROTECTED_RESOURCE)
     root(@Res() res: unknown): void {
       this.write(res);
     }
 
-    @Get(`${WELL_KNOWN_PROTECTED_RESOURCE}/mcp`)
     forEndpoint(@Res() res: unknown): void {
       this.write(res);
     }
@@ -40,5 +40,9 @@ export function createProtectedResourceController(): Type & { bindEndpoint(endpo
       sendJson(res, this.auth.enabled ? 200 : 404, body, { 'Access-Control-Allow-Origin': '*' });
     }
   }
+  const route = (method: 'root' | 'forEndpoint', path: string) => {
+    const prototype = McpProtectedResourceController.prototype;
+    Get(path)(prototype, method, Object.getOwnPropertyDescriptor(prototype, method)!);
+  };
   return McpProtectedResourceController;
 }
