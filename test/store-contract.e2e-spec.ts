@@ -1,8 +1,9 @@
 import { Logger } from '@nestjs/common';
 import { afterAll, afterEach, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { Redis } from 'ioredis';
-import { InMemoryMcpStore, RedisMcpStore, StoreFullError } from '../lib/index.js';
+import { InMemoryMcpStore, McpModule, RedisMcpStore, StoreFullError } from '../lib/index.js';
 import { findBinary, missingBinary, startRedis, type LocalService } from './support/local-services.js';
+import { startupFailure } from './support/mcp-http.js';
 import { describeMcpStoreContract, floodFigures } from './support/mcp-store-contract.js';
 
 afterAll(() => {
@@ -87,6 +88,12 @@ if (redisServer) {
       warnings.length = 0;
       await store.checkEvictionPolicy({ require: true });
       expect(warnings).toEqual([]);
+    });
+
+    it('through McpModule: mocapi.store.redis-require-noeviction refuses to start on a volatile-lru Redis', async () => {
+      await admin.config('SET', 'maxmemory-policy', 'volatile-lru');
+      const failure = await startupFailure([McpModule.forRoot({ store: { redisUrl: redis.url, redisRequireNoeviction: true } })]);
+      expect(failure.message).toMatch(/^Redis at redis:\/\/127\.0\.0\.1:\d+ has maxmemory-policy volatile-lru\. It must be noeviction/);
     });
 
     it('says so when the policy cannot be read (CONFIG refused, as on managed Redis)', async () => {

@@ -108,8 +108,23 @@ export interface McpModuleOptions {
     redisUrl?: string;
     /** Prefix of every Redis key. Config: `mocapi.store.key-prefix`. Default `nest-mcp:`. */
     keyPrefix?: string;
-    /** Most entries the in-memory store holds (expired first, then the oldest give way). Config: `mocapi.store.max-entries`. Default 100000. */
+    /**
+     * Most live records the store holds (in Redis: of the kinds below and records written without
+     * one). A live record is never dropped: a full store refuses new ones (-31503, HTTP 503,
+     * Retry-After). Config: `mocapi.store.max-entries`. Default 100000.
+     */
     maxEntries?: number;
+    /** Most live requestState claims (spent tokens). Config: `mocapi.store.max-claims`. Default half of `maxEntries`. */
+    maxClaims?: number;
+    /** Most live task records. Config: `mocapi.store.max-tasks`. Default a quarter of `maxEntries`. */
+    maxTasks?: number;
+    /** Most live marks of 2025 sessions ended by DELETE. Config: `mocapi.store.max-session-ends`. Default a fifth of `maxEntries`. */
+    maxSessionEnds?: number;
+    /**
+     * Refuse to start when Redis's `maxmemory-policy` is not `noeviction` (or cannot be read), instead
+     * of logging a warning. Config: `mocapi.store.redis-require-noeviction`. Default false.
+     */
+    redisRequireNoeviction?: boolean;
   };
   /** Limits on what a request may carry; each rejection is a JSON-RPC error and the server keeps serving. */
   limits?: {
