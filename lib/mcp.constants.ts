@@ -45,3 +45,5 @@ export const DEFAULT_STORE_SHARES = { claim: 0.5, task: 0.25, 'session-end': 0.2
 export function defaultStoreBudget(maxEntries: number, kind: keyof typeof DEFAULT_STORE_SHARES): number {
   return Math.max(1, Math.floor(maxEntries * DEFAULT_STORE_SHARES[kind]));
 }
+/** Live tasks one principal or client may hold (`mocapi.tasks.max-per-client`), unless the tasks budget is smaller. */
+export const DEFAULT_TASKS_PER_CLIENT = 100;

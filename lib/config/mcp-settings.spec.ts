@@ -20,7 +20,7 @@ describe('resolveMcpSettings', () => {
 
   it('reads the task settings, and refuses a zero duration for them', () => {
     const settings = resolveMcpSettings({ tasks: { lease: 'PT3S' } }, config({ MOCAPI_TASKS_TTL: 'PT10M', 'mocapi.tasks.poll-interval': 'PT0.5S' }));
-    expect(settings.tasks).toEqual({ ttlMs: 600_000, pollIntervalMs: 500, leaseMs: 3_000 });
+    expect(settings.tasks).toEqual({ ttlMs: 600_000, pollIntervalMs: 500, leaseMs: 3_000, maxPerClient: 100, clientIpHeader: undefined });
     expect(() => resolveMcpSettings({ tasks: { ttl: 'PT0S' } })).toThrow('mocapi.tasks.ttl must be longer than zero');
   });
 
@@ -110,5 +110,19 @@ describe('resolveMcpSettings', () => {
     expect(() => resolveMcpSettings({}, config({ 'mocapi.store.max-tasks': '0' }))).toThrow('mocapi.store.max-tasks must be a positive integer; got "0"');
     expect(() => resolveMcpSettings({}, config({ 'mocapi.store.max-session-ends': 'many' }))).toThrow(/mocapi\.store\.max-session-ends/);
     expect(() => resolveMcpSettings({}, config({ 'mocapi.store.redis-require-noeviction': 'yes' }))).toThrow(/redis-require-noeviction/);
+  });
+
+  it('caps live tasks per client: 100, or the tasks budget when smaller; never above it', () => {
+    expect(resolveMcpSettings({ store: { maxEntries: 200 } }).tasks.maxPerClient).toBe(50);
+    expect(resolveMcpSettings({}, config({ MOCAPI_TASKS_MAX_PER_CLIENT: '7' })).tasks.maxPerClient).toBe(7);
+    expect(() => resolveMcpSettings({ store: { maxTasks: 10 }, tasks: { maxPerClient: 11 } })).toThrow(
+      'mocapi.tasks.max-per-client (11) must not exceed mocapi.store.max-tasks (10): one client could hold every task',
+    );
+    expect(() => resolveMcpSettings({ tasks: { maxPerClient: 1.5 } })).toThrow(/mocapi\.tasks\.max-per-client/);
+  });
+
+  it('reads the client address header of a trusted proxy, as a header name', () => {
+    expect(resolveMcpSettings({}, config({ 'mocapi.tasks.client-ip-header': ' X-Real-IP ' })).tasks.clientIpHeader).toBe('x-real-ip');
+    expect(() => resolveMcpSettings({ tasks: { clientIpHeader: 'X Real IP' } })).toThrow('mocapi.tasks.client-ip-header must be an HTTP header name; got "X Real IP"');
   });
 });

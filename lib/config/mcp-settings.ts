@@ -1,6 +1,6 @@
 import type { McpModuleOptions, McpProtocolPosture } from '../interfaces/mcp-module-options.interface.js';
 import type { CacheScope, Implementation } from '../protocol/wire.types.js';
-import { DEFAULT_ENDPOINT, DEFAULT_MRTR_TTL, DEFAULT_SESSION_TTL, DEFAULT_PAGE_SIZE, DEFAULT_STORE_KEY_PREFIX, DEFAULT_STORE_MAX_ENTRIES, DEFAULT_STORE_SHARES, defaultStoreBudget } from '../mcp.constants.js';
+import { DEFAULT_ENDPOINT, DEFAULT_MRTR_TTL, DEFAULT_SESSION_TTL, DEFAULT_PAGE_SIZE, DEFAULT_STORE_KEY_PREFIX, DEFAULT_STORE_MAX_ENTRIES, DEFAULT_STORE_SHARES, DEFAULT_TASKS_PER_CLIENT, defaultStoreBudget } from '../mcp.constants.js';
 import { parseIsoDuration } from './iso-duration.util.js';
 
 /** The store given in the options (typed from there: config/ does not import store/). */
@@ -57,7 +57,11 @@ export interface McpSettings {
     headersTimeoutMs: number;
   };
   cache: { ttlMs: number; cacheScope: CacheScope };
-  tasks: { ttlMs: number; pollIntervalMs: number; leaseMs: number };
+  /**
+   * `maxPerClient`: live tasks one principal (or, without auth, one client address) may hold;
+   * `clientIpHeader`: the header a trusted proxy puts the client's address in (lower case).
+   */
+  tasks: { ttlMs: number; pollIntervalMs: number; leaseMs: number; maxPerClient: number; clientIpHeader: string | undefined };
   /** `directory` absent: no skills are published. */
   skills: { directory: string | undefined; directoryRead: boolean };
 }
@@ -155,6 +159,23 @@ function budgets(options: McpModuleOptions['store'], read: (key: string) => stri
   return result;
 }
 
+/** Live tasks per client: as set (at most the tasks budget), else 100 or the budget when smaller. */
+function maxTasksPerClient(value: string | number | undefined, taskBudget: number): number {
+  const limit = positiveInteger(value, 'mocapi.tasks.max-per-client', Math.min(DEFAULT_TASKS_PER_CLIENT, taskBudget));
+  if (limit > taskBudget) {
+    throw new Error(`mocapi.tasks.max-per-client (${limit}) must not exceed mocapi.store.max-tasks (${taskBudget}): one client could hold every task`);
+  }
+  return limit;
+}
+
+/** An HTTP header name (a token), in lower case as Node keys headers. */
+function headerName(value: string | undefined, key: string): string | undefined {
+  if (value === undefined) return undefined;
+  const name = value.trim().toLowerCase();
+  if (!/^[!#$%&'*+.^_`|~0-9a-z-]+$/.test(name)) throw new Error(`${key} must be an HTTP header name; got "${value}"`);
+  return name;
+}
+
 export function resolveMcpSettings(options: McpModuleOptions = {}, config?: ConfigReader): McpSettings {
   const read = (key: string) => readConfig(config, key);
   const endpoint = options.endpoint ?? read('mocapi.endpoint') ?? DEFAULT_ENDPOINT;
@@ -238,6 +259,8 @@ export function resolveMcpSettings(options: McpModuleOptions = {}, config?: Conf
       ttlMs: positiveDuration('mocapi.tasks.ttl', options.tasks?.ttl ?? read('mocapi.tasks.ttl') ?? 'PT1H'),
       pollIntervalMs: positiveDuration('mocapi.tasks.poll-interval', options.tasks?.pollInterval ?? read('mocapi.tasks.poll-interval') ?? 'PT1S'),
       leaseMs: positiveDuration('mocapi.tasks.lease', options.tasks?.lease ?? read('mocapi.tasks.lease') ?? 'PT15S'),
+      maxPerClient: maxTasksPerClient(options.tasks?.maxPerClient ?? read('mocapi.tasks.max-per-client'), storeBudget.task),
+      clientIpHeader: headerName(options.tasks?.clientIpHeader ?? read('mocapi.tasks.client-ip-header'), 'mocapi.tasks.client-ip-header'),
     },
     cache: {
       ttlMs: positiveInteger(options.cache?.ttlMs ?? read('mocapi.cache.ttl-ms'), 'mocapi.cache.ttl-ms', 0, true),

@@ -85,6 +85,19 @@ export interface McpModuleOptions {
      * instance died) reads as failed. Config: `mocapi.tasks.lease`. Default `PT15S`.
      */
     lease?: string;
+    /**
+     * Most live tasks (unexpired records, finished ones included) one caller may hold: the token's
+     * principal with auth, else the client's address (IPv6 by /64). Past it, tools/call as a task gets
+     * -31429 (HTTP 429, Retry-After). Config: `mocapi.tasks.max-per-client`. Default 100 (at most `store.maxTasks`).
+     */
+    maxPerClient?: number;
+    /**
+     * Without auth, behind a reverse proxy: the header the proxy sets to the client's address (e.g.
+     * `x-real-ip` with nginx's `proxy_set_header X-Real-IP $remote_addr`), which then names the
+     * client instead of the connection's address. Set it only when the proxy overwrites that header:
+     * clients can send any value. Config: `mocapi.tasks.client-ip-header`. Default: the connection's address.
+     */
+    clientIpHeader?: string;
   };
   /** Skills (the `io.modelcontextprotocol/skills` extension, SEP-2640), published from a folder. */
   skills?: {
