@@ -190,7 +190,7 @@ function freePort() {
 }
 
 /** A throwaway redis-server on a free loopback port, with a connected RedisMcpStore; undefined without the binary. */
-export async function startRedis() {
+export async function startRedis(options = {}) {
   const binary = ['/usr/bin/redis-server', '/usr/local/bin/redis-server', '/usr/sbin/redis-server'].find((path) => existsSync(path));
   if (!binary) return undefined;
   const dir = mkdtempSync(join(tmpdir(), 'nest-mcp-bench-redis-'));
@@ -199,7 +199,7 @@ export async function startRedis() {
   const url = `redis://127.0.0.1:${port}`;
   for (let attempt = 0; attempt < 100; attempt++) {
     try {
-      const store = await RedisMcpStore.connect(url);
+      const store = await RedisMcpStore.connect(url, options);
       return { url, store, stop: () => (child.kill(), rmSync(dir, { recursive: true, force: true })) };
     } catch {
       await sleep(50);

@@ -38,3 +38,12 @@ export const DEFAULT_ALLOWED_HOSTS: readonly string[] = ['localhost', '127.0.0.1
 /** Defaults of the store settings (`mocapi.store.*`), shared by the settings and the stores themselves. */
 export const DEFAULT_STORE_KEY_PREFIX = 'nest-mcp:';
 export const DEFAULT_STORE_MAX_ENTRIES = 100_000;
+/** The store's budget of each record kind, as a share of max-entries; the rest (5%) is left to records written without a kind. */
+export const DEFAULT_STORE_SHARES = { claim: 0.5, task: 0.25, 'session-end': 0.2 } as const;
+
+/** A record kind's default budget: its share of `maxEntries`, at least 1. */
+export function defaultStoreBudget(maxEntries: number, kind: keyof typeof DEFAULT_STORE_SHARES): number {
+  return Math.max(1, Math.floor(maxEntries * DEFAULT_STORE_SHARES[kind]));
+}
+/** Live tasks one principal or client may hold (`mocapi.tasks.max-per-client`), unless the tasks budget is smaller. */
+export const DEFAULT_TASKS_PER_CLIENT = 100;

@@ -20,7 +20,7 @@ describe('resolveMcpSettings', () => {
 
   it('reads the task settings, and refuses a zero duration for them', () => {
     const settings = resolveMcpSettings({ tasks: { lease: 'PT3S' } }, config({ MOCAPI_TASKS_TTL: 'PT10M', 'mocapi.tasks.poll-interval': 'PT0.5S' }));
-    expect(settings.tasks).toEqual({ ttlMs: 600_000, pollIntervalMs: 500, leaseMs: 3_000 });
+    expect(settings.tasks).toEqual({ ttlMs: 600_000, pollIntervalMs: 500, leaseMs: 3_000, maxPerClient: 100, clientIpHeader: undefined });
     expect(() => resolveMcpSettings({ tasks: { ttl: 'PT0S' } })).toThrow('mocapi.tasks.ttl must be longer than zero');
   });
 
@@ -78,7 +78,14 @@ describe('resolveMcpSettings', () => {
   });
 
   it('reads the store and the first-round switch, with their defaults', () => {
-    expect(resolveMcpSettings().store).toEqual({ instance: undefined, redisUrl: undefined, keyPrefix: 'nest-mcp:', maxEntries: 100_000 });
+    expect(resolveMcpSettings().store).toEqual({
+      instance: undefined,
+      redisUrl: undefined,
+      keyPrefix: 'nest-mcp:',
+      maxEntries: 100_000,
+      budgets: { claim: 50_000, task: 25_000, 'session-end': 20_000 },
+      redisRequireNoeviction: false,
+    });
     expect(resolveMcpSettings().mrtr.acceptFirstRoundWithoutState).toBe(false);
     const settings = resolveMcpSettings(
       {},
@@ -88,5 +95,34 @@ describe('resolveMcpSettings', () => {
     expect(settings.mrtr.acceptFirstRoundWithoutState).toBe(true);
     expect(() => resolveMcpSettings({}, config({ 'mocapi.mrtr.accept-first-round-without-state': 'yes' }))).toThrow(/accept-first-round-without-state/);
     expect(() => resolveMcpSettings({ store: { maxEntries: 0 } })).toThrow(/mocapi\.store\.max-entries/);
+  });
+
+  it('splits max-entries into the budgets of the record kinds, unless they are set; they must fit in it', () => {
+    expect(resolveMcpSettings({}, config({ MOCAPI_STORE_MAX_ENTRIES: '300' })).store.budgets).toEqual({ claim: 150, task: 75, 'session-end': 60 });
+    const set = resolveMcpSettings(
+      { store: { maxTasks: 40 } },
+      config({ 'mocapi.store.max-entries': '300', MOCAPI_STORE_MAX_CLAIMS: '200', 'mocapi.store.max-session-ends': '10', MOCAPI_STORE_REDIS_REQUIRE_NOEVICTION: 'true' }),
+    );
+    expect(set.store).toMatchObject({ maxEntries: 300, budgets: { claim: 200, task: 40, 'session-end': 10 }, redisRequireNoeviction: true });
+    expect(() => resolveMcpSettings({ store: { maxEntries: 100, maxClaims: 90 } })).toThrow(
+      'mocapi.store.max-claims + max-tasks + max-session-ends (90 + 25 + 20 = 135) must not exceed mocapi.store.max-entries (100)',
+    );
+    expect(() => resolveMcpSettings({}, config({ 'mocapi.store.max-tasks': '0' }))).toThrow('mocapi.store.max-tasks must be a positive integer; got "0"');
+    expect(() => resolveMcpSettings({}, config({ 'mocapi.store.max-session-ends': 'many' }))).toThrow(/mocapi\.store\.max-session-ends/);
+    expect(() => resolveMcpSettings({}, config({ 'mocapi.store.redis-require-noeviction': 'yes' }))).toThrow(/redis-require-noeviction/);
+  });
+
+  it('caps live tasks per client: 100, or the tasks budget when smaller; never above it', () => {
+    expect(resolveMcpSettings({ store: { maxEntries: 200 } }).tasks.maxPerClient).toBe(50);
+    expect(resolveMcpSettings({}, config({ MOCAPI_TASKS_MAX_PER_CLIENT: '7' })).tasks.maxPerClient).toBe(7);
+    expect(() => resolveMcpSettings({ store: { maxTasks: 10 }, tasks: { maxPerClient: 11 } })).toThrow(
+      'mocapi.tasks.max-per-client (11) must not exceed mocapi.store.max-tasks (10): one client could hold every task',
+    );
+    expect(() => resolveMcpSettings({ tasks: { maxPerClient: 1.5 } })).toThrow(/mocapi\.tasks\.max-per-client/);
+  });
+
+  it('reads the client address header of a trusted proxy, as a header name', () => {
+    expect(resolveMcpSettings({}, config({ 'mocapi.tasks.client-ip-header': ' X-Real-IP ' })).tasks.clientIpHeader).toBe('x-real-ip');
+    expect(() => resolveMcpSettings({ tasks: { clientIpHeader: 'X Real IP' } })).toThrow('mocapi.tasks.client-ip-header must be an HTTP header name; got "X Real IP"');
   });
 });

@@ -1,10 +1,12 @@
 import type { McpModuleOptions, McpProtocolPosture } from '../interfaces/mcp-module-options.interface.js';
 import type { CacheScope, Implementation } from '../protocol/wire.types.js';
-import { DEFAULT_ENDPOINT, DEFAULT_MRTR_TTL, DEFAULT_SESSION_TTL, DEFAULT_PAGE_SIZE, DEFAULT_STORE_KEY_PREFIX, DEFAULT_STORE_MAX_ENTRIES } from '../mcp.constants.js';
+import { DEFAULT_ENDPOINT, DEFAULT_MRTR_TTL, DEFAULT_SESSION_TTL, DEFAULT_PAGE_SIZE, DEFAULT_STORE_KEY_PREFIX, DEFAULT_STORE_MAX_ENTRIES, DEFAULT_STORE_SHARES, DEFAULT_TASKS_PER_CLIENT, defaultStoreBudget } from '../mcp.constants.js';
 import { parseIsoDuration } from './iso-duration.util.js';
 
 /** The store given in the options (typed from there: config/ does not import store/). */
 type McpStoreOption = NonNullable<McpModuleOptions['store']>['instance'];
+/** The most live records of each kind the store keeps (store/'s McpStoreBudgets). */
+type StoreBudgets = Record<keyof typeof DEFAULT_STORE_SHARES, number>;
 
 /** What the module runs with: explicit options, then `mocapi.*` config, then defaults. @internal */
 export interface McpSettings {
@@ -33,8 +35,18 @@ export interface McpSettings {
     maxInputResponses: number;
     acceptFirstRoundWithoutState: boolean;
   };
-  /** `instance` wins; else Redis when `redisUrl` is set; else in memory. */
-  store: { instance: McpStoreOption; redisUrl: string | undefined; keyPrefix: string; maxEntries: number };
+  /**
+   * `instance` wins; else Redis when `redisUrl` is set; else in memory. `budgets`: the most live
+   * records of each kind (they fit in `maxEntries`).
+   */
+  store: {
+    instance: McpStoreOption;
+    redisUrl: string | undefined;
+    keyPrefix: string;
+    maxEntries: number;
+    budgets: StoreBudgets;
+    redisRequireNoeviction: boolean;
+  };
   limits: {
     maxBodyBytes: number;
     maxJsonDepth: number;
@@ -45,7 +57,11 @@ export interface McpSettings {
     headersTimeoutMs: number;
   };
   cache: { ttlMs: number; cacheScope: CacheScope };
-  tasks: { ttlMs: number; pollIntervalMs: number; leaseMs: number };
+  /**
+   * `maxPerClient`: live tasks one principal (or, without auth, one client address) may hold;
+   * `clientIpHeader`: the header a trusted proxy puts the client's address in (lower case).
+   */
+  tasks: { ttlMs: number; pollIntervalMs: number; leaseMs: number; maxPerClient: number; clientIpHeader: string | undefined };
   /** `directory` absent: no skills are published. */
   skills: { directory: string | undefined; directoryRead: boolean };
 }
@@ -125,6 +141,41 @@ function nodeEnv(config: ConfigReader | undefined): string | undefined {
 
 const POSTURES: readonly McpProtocolPosture[] = ['dual', 'modern', 'legacy'];
 
+/** The budgets of the three record kinds: as set, else their shares of max-entries; together within it. */
+function budgets(options: McpModuleOptions['store'], read: (key: string) => string | undefined, maxEntries: number): StoreBudgets {
+  const budget = (value: string | number | undefined, key: string, kind: keyof StoreBudgets) => positiveInteger(value, key, defaultStoreBudget(maxEntries, kind));
+  const result: StoreBudgets = {
+    claim: budget(options?.maxClaims ?? read('mocapi.store.max-claims'), 'mocapi.store.max-claims', 'claim'),
+    task: budget(options?.maxTasks ?? read('mocapi.store.max-tasks'), 'mocapi.store.max-tasks', 'task'),
+    'session-end': budget(options?.maxSessionEnds ?? read('mocapi.store.max-session-ends'), 'mocapi.store.max-session-ends', 'session-end'),
+  };
+  const total = result.claim + result.task + result['session-end'];
+  if (total > maxEntries) {
+    throw new Error(
+      `mocapi.store.max-claims + max-tasks + max-session-ends (${result.claim} + ${result.task} + ${result['session-end']} = ${total}) ` +
+        `must not exceed mocapi.store.max-entries (${maxEntries})`,
+    );
+  }
+  return result;
+}
+
+/** Live tasks per client: as set (at most the tasks budget), else 100 or the budget when smaller. */
+function maxTasksPerClient(value: string | number | undefined, taskBudget: number): number {
+  const limit = positiveInteger(value, 'mocapi.tasks.max-per-client', Math.min(DEFAULT_TASKS_PER_CLIENT, taskBudget));
+  if (limit > taskBudget) {
+    throw new Error(`mocapi.tasks.max-per-client (${limit}) must not exceed mocapi.store.max-tasks (${taskBudget}): one client could hold every task`);
+  }
+  return limit;
+}
+
+/** An HTTP header name (a token), in lower case as Node keys headers. */
+function headerName(value: string | undefined, key: string): string | undefined {
+  if (value === undefined) return undefined;
+  const name = value.trim().toLowerCase();
+  if (!/^[!#$%&'*+.^_`|~0-9a-z-]+$/.test(name)) throw new Error(`${key} must be an HTTP header name; got "${value}"`);
+  return name;
+}
+
 export function resolveMcpSettings(options: McpModuleOptions = {}, config?: ConfigReader): McpSettings {
   const read = (key: string) => readConfig(config, key);
   const endpoint = options.endpoint ?? read('mocapi.endpoint') ?? DEFAULT_ENDPOINT;
@@ -147,6 +198,8 @@ export function resolveMcpSettings(options: McpModuleOptions = {}, config?: Conf
     throw new Error(`mocapi.protocol must be one of ${POSTURES.map((p) => `"${p}"`).join(', ')}; got "${protocol}"`);
   }
   const sessionTtl = options.session?.ttl ?? read('mocapi.session.ttl') ?? DEFAULT_SESSION_TTL;
+  const maxEntries = positiveInteger(options.store?.maxEntries ?? read('mocapi.store.max-entries'), 'mocapi.store.max-entries', DEFAULT_STORE_MAX_ENTRIES);
+  const storeBudget = budgets(options.store, read, maxEntries);
   return {
     serverInfo: {
       name: options.name ?? read('mocapi.server.name') ?? 'nest-mcp-server',
@@ -186,7 +239,13 @@ export function resolveMcpSettings(options: McpModuleOptions = {}, config?: Conf
       instance: options.store?.instance,
       redisUrl: options.store?.redisUrl ?? read('mocapi.store.redis-url'),
       keyPrefix: options.store?.keyPrefix ?? read('mocapi.store.key-prefix') ?? DEFAULT_STORE_KEY_PREFIX,
-      maxEntries: positiveInteger(options.store?.maxEntries ?? read('mocapi.store.max-entries'), 'mocapi.store.max-entries', DEFAULT_STORE_MAX_ENTRIES),
+      maxEntries,
+      budgets: storeBudget,
+      redisRequireNoeviction: flag(
+        options.store?.redisRequireNoeviction ?? read('mocapi.store.redis-require-noeviction'),
+        'mocapi.store.redis-require-noeviction',
+        false,
+      ),
     },
     limits: {
       maxBodyBytes: positiveInteger(options.limits?.maxBodyBytes ?? read('mocapi.limits.max-body-bytes'), 'mocapi.limits.max-body-bytes', 1_048_576),
@@ -200,6 +259,8 @@ export function resolveMcpSettings(options: McpModuleOptions = {}, config?: Conf
       ttlMs: positiveDuration('mocapi.tasks.ttl', options.tasks?.ttl ?? read('mocapi.tasks.ttl') ?? 'PT1H'),
       pollIntervalMs: positiveDuration('mocapi.tasks.poll-interval', options.tasks?.pollInterval ?? read('mocapi.tasks.poll-interval') ?? 'PT1S'),
       leaseMs: positiveDuration('mocapi.tasks.lease', options.tasks?.lease ?? read('mocapi.tasks.lease') ?? 'PT15S'),
+      maxPerClient: maxTasksPerClient(options.tasks?.maxPerClient ?? read('mocapi.tasks.max-per-client'), storeBudget.task),
+      clientIpHeader: headerName(options.tasks?.clientIpHeader ?? read('mocapi.tasks.client-ip-header'), 'mocapi.tasks.client-ip-header'),
     },
     cache: {
       ttlMs: positiveInteger(options.cache?.ttlMs ?? read('mocapi.cache.ttl-ms'), 'mocapi.cache.ttl-ms', 0, true),

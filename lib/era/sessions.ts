@@ -66,7 +66,7 @@ export class LegacySessions {
 
   /** Ends a session for good (DELETE), on every instance sharing the store. */
   async end(session: McpSession): Promise<void> {
-    await this.store.set(ENDED_PREFIX + session.id, true, this.codec.remainingTtlMs(session));
+    await this.store.set(ENDED_PREFIX + session.id, true, this.codec.remainingTtlMs(session), { kind: 'session-end' });
     this.endedSubject.next(session.id);
   }
 }

@@ -85,6 +85,19 @@ export interface McpModuleOptions {
      * instance died) reads as failed. Config: `mocapi.tasks.lease`. Default `PT15S`.
      */
     lease?: string;
+    /**
+     * Most live tasks (unexpired records, finished ones included) one caller may hold: the token's
+     * principal with auth, else the client's address (IPv6 by /64). Past it, tools/call as a task gets
+     * -31429 (HTTP 429, Retry-After). Config: `mocapi.tasks.max-per-client`. Default 100 (at most `store.maxTasks`).
+     */
+    maxPerClient?: number;
+    /**
+     * Without auth, behind a reverse proxy: the header the proxy sets to the client's address (e.g.
+     * `x-real-ip` with nginx's `proxy_set_header X-Real-IP $remote_addr`), which then names the
+     * client instead of the connection's address. Set it only when the proxy overwrites that header:
+     * clients can send any value. Config: `mocapi.tasks.client-ip-header`. Default: the connection's address.
+     */
+    clientIpHeader?: string;
   };
   /** Skills (the `io.modelcontextprotocol/skills` extension, SEP-2640), published from a folder. */
   skills?: {
@@ -108,8 +121,23 @@ export interface McpModuleOptions {
     redisUrl?: string;
     /** Prefix of every Redis key. Config: `mocapi.store.key-prefix`. Default `nest-mcp:`. */
     keyPrefix?: string;
-    /** Most entries the in-memory store holds (expired first, then the oldest give way). Config: `mocapi.store.max-entries`. Default 100000. */
+    /**
+     * Most live records the store holds (in Redis: of the kinds below and records written without
+     * one). A live record is never dropped: a full store refuses new ones (-31503, HTTP 503,
+     * Retry-After). Config: `mocapi.store.max-entries`. Default 100000.
+     */
     maxEntries?: number;
+    /** Most live requestState claims (spent tokens). Config: `mocapi.store.max-claims`. Default half of `maxEntries`. */
+    maxClaims?: number;
+    /** Most live task records. Config: `mocapi.store.max-tasks`. Default a quarter of `maxEntries`. */
+    maxTasks?: number;
+    /** Most live marks of 2025 sessions ended by DELETE. Config: `mocapi.store.max-session-ends`. Default a fifth of `maxEntries`. */
+    maxSessionEnds?: number;
+    /**
+     * Refuse to start when Redis's `maxmemory-policy` is not `noeviction` (or cannot be read), instead
+     * of logging a warning. Config: `mocapi.store.redis-require-noeviction`. Default false.
+     */
+    redisRequireNoeviction?: boolean;
   };
   /** Limits on what a request may carry; each rejection is a JSON-RPC error and the server keeps serving. */
   limits?: {

@@ -4,6 +4,7 @@ import { InternalError, InvalidParamsError } from '../protocol/mcp.error.js';
 import type { InputRequests } from '../protocol/wire.types.js';
 import { InMemoryMcpStore } from '../store/in-memory-mcp-store.js';
 import type { McpStore } from '../store/mcp-store.js';
+import { StoreFullError } from '../store/store-limits.js';
 import { InputRequiredSignal } from './input-required.signal.js';
 import { InputRounds, REQUEST_STATE_REUSED, type RequestStateServices } from './input-rounds.js';
 import { RequestStateCodec } from './request-state.codec.js';
@@ -59,7 +60,7 @@ describe('InputRounds: one-time requestState', () => {
     const token = round2Token(services);
     clock.now += 1_000;
     await new InputRounds(services, CALL, { inputResponses: ANSWERS, requestState: token }, CAPS).claimState();
-    expect(claim).toHaveBeenLastCalledWith(expect.stringMatching(/^request-state:[A-Za-z0-9_-]{22}$/), TTL - 1_000);
+    expect(claim).toHaveBeenLastCalledWith(expect.stringMatching(/^request-state:[A-Za-z0-9_-]{22}$/), TTL - 1_000, { kind: 'claim' });
 
     const replay = new InputRounds(services, CALL, { inputResponses: ANSWERS, requestState: token }, CAPS);
     const refused = await replay.claimState().catch((error: unknown) => error);
@@ -72,6 +73,21 @@ describe('InputRounds: one-time requestState', () => {
     const claim = jest.spyOn(services.store, 'claimOnce');
     await new InputRounds(services, CALL, { inputResponses: ANSWERS }, CAPS).claimState();
     expect(claim).not.toHaveBeenCalled();
+  });
+
+  it('with the claims budget full, a fresh token is refused as retryable (-31503) and a spent one is still spent', async () => {
+    const clock = { now: 1_750_000_000_000 };
+    const { services } = setup({ store: new InMemoryMcpStore({ maxEntries: 10, budgets: { claim: 2 }, clock: () => clock.now }) });
+    const spent = round2Token(services);
+    await new InputRounds(services, CALL, { inputResponses: ANSWERS, requestState: spent }, CAPS).claimState();
+    await services.store.claimOnce('request-state:other', TTL, { kind: 'claim' });
+    const fresh = round2Token(services);
+    const full = await new InputRounds(services, CALL, { inputResponses: ANSWERS, requestState: fresh }, CAPS).claimState().catch((error: unknown) => error);
+    expect(full).toBeInstanceOf(StoreFullError);
+    expect((full as StoreFullError).toJsonRpc()).toMatchObject({ code: -31503, data: { retryAfterMs: TTL } });
+    expect((full as StoreFullError).httpStatus).toBe(503);
+    const replay = await new InputRounds(services, CALL, { inputResponses: ANSWERS, requestState: spent }, CAPS).claimState().catch((error: unknown) => error);
+    expect((replay as InvalidParamsError).message).toBe(REQUEST_STATE_REUSED);
   });
 
   it('turns a failing store into a generic -32603', async () => {

@@ -98,13 +98,15 @@ export class InputRounds implements CallRounds {
 
   /**
    * Accepts the requestState once (the spec leaves one-time use to the server): a replayed round,
-   * here or on any instance sharing the store, is -32602. Call before the handler runs.
+   * here or on any instance sharing the store, is -32602. Call before the handler runs. A store with
+   * no room for the claim refuses the round (-31503, retryable): the token stays unspent, and a spent
+   * one is still refused as spent (the claim is kept until the token expires, never evicted).
    */
   async claimState(): Promise<void> {
     const state = this.state;
     if (!state) return;
     const ttlMs = this.services.codec.remainingTtlMs(state);
-    const first = await callStore('claim a requestState', () => this.services.store.claimOnce(`request-state:${state.id}`, ttlMs));
+    const first = await callStore('claim a requestState', () => this.services.store.claimOnce(`request-state:${state.id}`, ttlMs, { kind: 'claim' }));
     if (!first) throw new InvalidParamsError(REQUEST_STATE_REUSED);
   }
 

@@ -1,5 +1,8 @@
 import { describe, expect, it } from '@jest/globals';
 import { InMemoryMcpStore } from './in-memory-mcp-store.js';
+import { ClientLimitError, StoreFullError } from './store-limits.js';
+
+const CLAIM = { kind: 'claim' as const };
 import { IOREDIS_MISSING, loadIoredis } from './ioredis-loader.js';
 
 function setup(maxEntries?: number) {
@@ -45,21 +48,72 @@ describe('InMemoryMcpStore', () => {
     expect(store.size).toBe(0); // reading an expired entry removes it
   });
 
-  it('stays within maxEntries: expired entries give way first, then the oldest write', async () => {
-    const { store, clock } = setup(3);
-    await store.claimOnce('short', 100);
-    await store.claimOnce('old', 10_000);
-    await store.claimOnce('newer', 10_000);
+  it('never drops a live entry: a full budget refuses the new one until an entry expires', async () => {
+    const { store, clock } = setup(10);
+    // Ten entries: claims get half of them.
+    await store.claimOnce('short', 100, CLAIM);
+    for (const key of ['b', 'c', 'd', 'e']) await store.claimOnce(key, 10_000, CLAIM);
+    const full = await store.claimOnce('f', 10_000, CLAIM).catch((error: unknown) => error);
+    expect(full).toBeInstanceOf(StoreFullError);
+    expect((full as StoreFullError).toJsonRpc()).toEqual({
+      code: -31503,
+      message: "Service Unavailable: the server's store is full (requestState claims); retry later with the same requestState",
+      data: { retryAfterMs: 100 },
+    });
+    // Every claim is still held, the refused one was not written.
+    for (const key of ['short', 'b', 'c', 'd', 'e']) expect(await store.claimOnce(key, 10_000, CLAIM)).toBe(false);
+    expect(await store.get('f')).toBeUndefined();
     clock.now += 100;
-    // Full: the expired claim goes, the live ones stay.
-    await store.claimOnce('fourth', 10_000);
-    expect(store.size).toBe(3);
-    expect(await store.claimOnce('old', 10_000)).toBe(false);
-    // Full of live claims: the oldest write gives way.
-    await store.claimOnce('fifth', 10_000);
-    expect(store.size).toBe(3);
-    expect(await store.claimOnce('newer', 10_000)).toBe(false);
-    expect(await store.claimOnce('fifth', 10_000)).toBe(false);
+    expect(await store.claimOnce('f', 10_000, CLAIM)).toBe(true);
+    expect(store.size).toBe(5);
+  });
+
+  it('keeps a budget per kind: a flood of one kind leaves the others their room', async () => {
+    const { store } = setup(20);
+    for (let i = 0; i < 10; i++) await store.claimOnce(`claim-${i}`, 10_000, CLAIM);
+    await expect(store.claimOnce('claim-10', 10_000, CLAIM)).rejects.toThrow(StoreFullError);
+    expect(await store.create('task:1', { status: 'working' }, 10_000, { kind: 'task' })).toBe(true);
+    await store.set('session-ended:1', true, 10_000, { kind: 'session-end' });
+    for (let i = 2; i <= 5; i++) await store.create(`task:${i}`, {}, 10_000, { kind: 'task' });
+    const tasksFull = await store.create('task:6', {}, 10_000, { kind: 'task' }).catch((error: unknown) => error);
+    expect((tasksFull as StoreFullError).message).toBe("Service Unavailable: the server's store is full (tasks); retry later");
+    // Replacing an existing record needs no room; creating it again is false, full or not.
+    await store.set('session-ended:1', true, 20_000, { kind: 'session-end' });
+    expect(await store.create('task:1', {}, 10_000, { kind: 'task' })).toBe(false);
+    expect(await store.claimOnce('claim-0', 10_000, CLAIM)).toBe(false);
+  });
+
+  it("caps an owner's live records of a kind: that owner is refused, the others are not", async () => {
+    const { store, clock } = setup();
+    const alice = { kind: 'task' as const, owner: { id: 'alice', limit: 2 } };
+    await store.create('task:a1', {}, 1_000, alice);
+    clock.now += 10;
+    await store.create('task:a2', {}, 1_000, alice);
+    const over = await store.create('task:a3', {}, 1_000, alice).catch((error: unknown) => error);
+    expect(over).toBeInstanceOf(ClientLimitError);
+    expect((over as ClientLimitError).httpStatus).toBe(429);
+    expect((over as ClientLimitError).toJsonRpc()).toEqual({
+      code: -31429,
+      message: 'Too Many Requests: this client holds 2 live tasks, the most it may; retry when one expires',
+      data: { limit: 2, retryAfterMs: 990 },
+    });
+    expect(await store.create('task:b1', {}, 1_000, { kind: 'task', owner: { id: 'bob', limit: 2 } })).toBe(true);
+    // Room again once one of alice's records is deleted, or expires.
+    await store.delete('task:a1');
+    expect(await store.create('task:a3', {}, 1_000, alice)).toBe(true);
+    await expect(store.create('task:a4', {}, 1_000, alice)).rejects.toThrow(ClientLimitError);
+    clock.now += 1_000;
+    expect(await store.create('task:a4', {}, 1_000, alice)).toBe(true);
+  });
+
+  it('gives records without a kind what the budgets leave of maxEntries; budgets must fit in it', async () => {
+    const { store } = setup(20);
+    // claims 10, tasks 5, ended sessions 4: one entry is left.
+    await store.set('own:1', 'x', 10_000);
+    const full = await store.set('own:2', 'x', 10_000).catch((error: unknown) => error);
+    expect((full as StoreFullError).message).toBe("Service Unavailable: the server's store is full; retry later");
+    expect(() => new InMemoryMcpStore({ maxEntries: 10, budgets: { claim: 8 } })).toThrow("A store's budgets (12 records in all) must fit in its maxEntries (10)");
+    expect(() => new InMemoryMcpStore({ budgets: { task: 0 } })).toThrow("A store's task budget must be a positive integer; got 0");
   });
 
   it('refuses a non-positive TTL and a bad maxEntries', async () => {

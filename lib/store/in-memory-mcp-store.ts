@@ -1,40 +1,70 @@
 import { DEFAULT_STORE_MAX_ENTRIES } from '../mcp.constants.js';
 import type { JsonValue } from '../protocol/wire.types.js';
-import type { McpStore } from './mcp-store.js';
+import type { McpRecordKind, McpRecordScope, McpStore } from './mcp-store.js';
+import { ClientLimitError, RECORD_KINDS, RefusalWarnings, requirePositiveTtl, StoreFullError, storeBudgets, unscopedRoom, type McpStoreBudgets } from './store-limits.js';
 
 export interface InMemoryMcpStoreOptions {
-  /** Most entries held at once (default 100 000); past it, expired entries go first, then the oldest. */
+  /**
+   * Most entries held at once (default 100 000). Live entries are never dropped: when the store, or a
+   * kind's budget, is full, new records are refused (`StoreFullError`) until entries expire.
+   */
   maxEntries?: number;
+  /** Most live records of each kind; by default shares of `maxEntries` (claims 50%, tasks 25%, ended sessions 20%). */
+  budgets?: Partial<McpStoreBudgets>;
   /** Epoch milliseconds; for tests. */
   clock?: () => number;
+}
+
+/** The records counted against one limit: a kind's budget, or one owner's cap on a kind. */
+class Group {
+  readonly keys = new Set<string>();
+  /** When expired keys were last removed, and the earliest expiry then left (for Retry-After). */
+  prunedAt = -Infinity;
+  nextExpiry = Infinity;
+
+  constructor(
+    public limit: number,
+    /** Set on an owner's group: its key in `owners`, so it is forgotten once empty. */
+    readonly ownerKey?: string,
+  ) {}
 }
 
 interface Entry {
   /** JSON text, so callers never share (and mutate) a stored object. */
   json: string;
   expiresAt: number;
+  /** The groups the entry counts in: its kind's (or the unscoped one), and its owner's. */
+  groups: Group[];
 }
 
-// A full sweep of expired entries costs O(n); when the store is full of live entries, do it at most this often.
-const SWEEP_INTERVAL_MS = 1_000;
+// Removing the expired entries of a large group costs O(n): when it is full of live ones, do it at most this often.
+const PRUNE_INTERVAL_MS = 1_000;
+// Up to this size a group is pruned whenever it is full (an owner's cap is small).
+const ALWAYS_PRUNED = 1_000;
 
 /**
  * The default store: one process only, so one-time claims hold per instance. Bounded and expiring;
- * instances behind a load balancer need a shared store (RedisMcpStore) instead.
+ * instances behind a load balancer need a shared store (RedisMcpStore) instead. Each record kind has
+ * its own budget, records written without a kind share what the budgets leave of `maxEntries`, and
+ * a live entry is never dropped to make room: a full budget (or owner cap) refuses the new record.
  * @publicApi
  */
 export class InMemoryMcpStore implements McpStore {
   private readonly entries = new Map<string, Entry>();
-  private readonly maxEntries: number;
   private readonly clock: () => number;
-  private lastSweep = -Infinity;
+  private readonly kinds: Record<McpRecordKind, Group>;
+  /** Records written without a kind. */
+  private readonly unscoped: Group;
+  private readonly owners = new Map<string, Group>();
+  private readonly warnings: RefusalWarnings;
 
   constructor(options: InMemoryMcpStoreOptions = {}) {
-    this.maxEntries = options.maxEntries ?? DEFAULT_STORE_MAX_ENTRIES;
-    if (!Number.isSafeInteger(this.maxEntries) || this.maxEntries < 1) {
-      throw new Error(`InMemoryMcpStore maxEntries must be a positive integer; got ${this.maxEntries}`);
-    }
+    const maxEntries = options.maxEntries ?? DEFAULT_STORE_MAX_ENTRIES;
+    const budgets = storeBudgets(maxEntries, options.budgets);
+    this.kinds = Object.fromEntries(RECORD_KINDS.map((kind) => [kind, new Group(budgets[kind])])) as Record<McpRecordKind, Group>;
+    this.unscoped = new Group(unscopedRoom(maxEntries, budgets));
     this.clock = options.clock ?? Date.now;
+    this.warnings = new RefusalWarnings(this.clock);
   }
 
   /** Entries held, expired ones not yet removed included. */
@@ -42,10 +72,8 @@ export class InMemoryMcpStore implements McpStore {
     return this.entries.size;
   }
 
-  async claimOnce(key: string, ttlMs: number): Promise<boolean> {
-    if (this.live(key)) return false;
-    this.write(key, 'true', ttlMs);
-    return true;
+  async claimOnce(key: string, ttlMs: number, scope?: McpRecordScope): Promise<boolean> {
+    return this.create(key, true, ttlMs, scope);
   }
 
   async get<T extends JsonValue = JsonValue>(key: string): Promise<T | undefined> {
@@ -53,61 +81,111 @@ export class InMemoryMcpStore implements McpStore {
     return entry ? (JSON.parse(entry.json) as T) : undefined;
   }
 
-  async set(key: string, value: JsonValue, ttlMs: number): Promise<void> {
-    this.write(key, JSON.stringify(value), ttlMs);
+  async set(key: string, value: JsonValue, ttlMs: number, scope?: McpRecordScope): Promise<void> {
+    requirePositiveTtl(ttlMs);
+    const entry = this.live(key);
+    if (entry) this.replace(entry, JSON.stringify(value), ttlMs);
+    else this.add(key, JSON.stringify(value), ttlMs, scope);
   }
 
-  async create(key: string, value: JsonValue, ttlMs: number): Promise<boolean> {
+  async create(key: string, value: JsonValue, ttlMs: number, scope?: McpRecordScope): Promise<boolean> {
+    requirePositiveTtl(ttlMs);
     if (this.live(key)) return false;
-    this.write(key, JSON.stringify(value), ttlMs);
+    this.add(key, JSON.stringify(value), ttlMs, scope);
     return true;
   }
 
   async compareAndSet(key: string, expected: JsonValue, next: JsonValue, ttlMs: number): Promise<boolean> {
     requirePositiveTtl(ttlMs);
-    if (this.live(key)?.json !== JSON.stringify(expected)) return false;
-    this.write(key, JSON.stringify(next), ttlMs);
+    const entry = this.live(key);
+    if (!entry || entry.json !== JSON.stringify(expected)) return false;
+    this.replace(entry, JSON.stringify(next), ttlMs);
     return true;
   }
 
   async delete(key: string): Promise<void> {
-    this.entries.delete(key);
+    this.remove(key);
   }
 
   async close(): Promise<void> {
-    this.entries.clear();
+    for (const key of [...this.entries.keys()]) this.remove(key);
   }
 
   /** The unexpired entry under `key`; an expired one is removed on the way. */
   private live(key: string): Entry | undefined {
     const entry = this.entries.get(key);
     if (entry && entry.expiresAt <= this.clock()) {
-      this.entries.delete(key);
+      this.remove(key);
       return undefined;
     }
     return entry;
   }
 
-  private write(key: string, json: string, ttlMs: number): void {
-    requirePositiveTtl(ttlMs);
-    const now = this.clock();
-    // Re-inserting moves the key to the end, so Map order stays oldest-write first.
-    this.entries.delete(key);
-    this.makeRoom(now);
-    this.entries.set(key, { json, expiresAt: now + ttlMs });
+  private replace(entry: Entry, json: string, ttlMs: number): void {
+    entry.json = json;
+    entry.expiresAt = this.clock() + ttlMs;
   }
 
-  private makeRoom(now: number): void {
-    if (this.entries.size < this.maxEntries) return;
-    if (now - this.lastSweep >= SWEEP_INTERVAL_MS) {
-      this.lastSweep = now;
-      for (const [key, entry] of this.entries) if (entry.expiresAt <= now) this.entries.delete(key);
+  /** A new entry, counted in its kind's group and its owner's; refused (nothing written) when either is full. */
+  private add(key: string, json: string, ttlMs: number, scope: McpRecordScope | undefined): void {
+    const now = this.clock();
+    const budget = scope ? this.kinds[scope.kind] : this.unscoped;
+    if (!this.hasRoom(budget, now)) {
+      this.warnings.full(scope?.kind, budget.limit);
+      throw new StoreFullError(scope?.kind, waitMs(budget, now));
     }
-    // Still full of live entries: the oldest write gives way.
-    while (this.entries.size >= this.maxEntries) this.entries.delete(this.entries.keys().next().value as string);
+    const groups = [budget];
+    if (scope?.owner) {
+      const owner = this.ownerGroup(scope.kind, scope.owner);
+      if (!this.hasRoom(owner, now)) {
+        this.warnings.clientLimit(scope.kind, owner.limit);
+        throw new ClientLimitError(scope.kind, owner.limit, waitMs(owner, now));
+      }
+      // (Again: pruning may have emptied it, and an empty owner group is forgotten.)
+      this.owners.set(owner.ownerKey!, owner);
+      groups.push(owner);
+    }
+    this.entries.set(key, { json, expiresAt: now + ttlMs, groups });
+    for (const group of groups) group.keys.add(key);
+  }
+
+  private hasRoom(group: Group, now: number): boolean {
+    if (group.keys.size < group.limit) return true;
+    if (group.keys.size <= ALWAYS_PRUNED || now - group.prunedAt >= PRUNE_INTERVAL_MS) this.prune(group, now);
+    return group.keys.size < group.limit;
+  }
+
+  /** Removes the group's expired entries (from every group they count in) and notes the next expiry. */
+  private prune(group: Group, now: number): void {
+    group.prunedAt = now;
+    group.nextExpiry = Infinity;
+    for (const key of [...group.keys]) {
+      const expiresAt = this.entries.get(key)?.expiresAt ?? -Infinity;
+      if (expiresAt <= now) this.remove(key);
+      else group.nextExpiry = Math.min(group.nextExpiry, expiresAt);
+    }
+  }
+
+  /** The owner's group, kept in `owners` while it holds entries. */
+  private ownerGroup(kind: McpRecordKind, owner: { id: string; limit: number }): Group {
+    const key = `${kind}\u0000${owner.id}`;
+    const group = this.owners.get(key) ?? new Group(owner.limit, key);
+    group.limit = owner.limit;
+    return group;
+  }
+
+  private remove(key: string): void {
+    const entry = this.entries.get(key);
+    if (!entry) return;
+    this.entries.delete(key);
+    for (const group of entry.groups) {
+      group.keys.delete(key);
+      if (group.ownerKey !== undefined && group.keys.size === 0) this.owners.delete(group.ownerKey);
+    }
   }
 }
 
-export function requirePositiveTtl(ttlMs: number): void {
-  if (!Number.isFinite(ttlMs) || ttlMs <= 0) throw new Error(`A store TTL must be a positive number of milliseconds; got ${ttlMs}`);
+/** How long until the full group has room: until its earliest entry expires (a second when unknown). */
+function waitMs(group: Group, now: number): number {
+  return Number.isFinite(group.nextExpiry) ? Math.max(0, group.nextExpiry - now) : 1_000;
 }

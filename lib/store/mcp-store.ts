@@ -1,9 +1,34 @@
 import type { JsonValue } from '../protocol/wire.types.js';
 
 /**
+ * What a record is kept for. Each kind has its own budget in the module's stores, so a flood of one
+ * kind cannot crowd out the others: `claim` (a spent requestState), `task` (a task record),
+ * `session-end` (a 2025 session ended by DELETE).
+ * @publicApi
+ */
+export type McpRecordKind = 'claim' | 'task' | 'session-end';
+
+/**
+ * What a new record counts against: its kind's budget and, with `owner`, that owner's cap (the live
+ * records of this kind one principal or client may hold). A record that already exists is not
+ * counted again when it is replaced.
+ * @publicApi
+ */
+export interface McpRecordScope {
+  kind: McpRecordKind;
+  owner?: { id: string; limit: number };
+}
+
+/**
  * Server-side state that must hold across requests, and across instances when they share one
- * backend: one-time claims (each requestState is accepted once) and task records.
+ * backend: one-time claims (each requestState is accepted once), task records and ended sessions.
  * Every entry expires; keys are plain strings (the store adds its own prefix where it has one).
+ *
+ * A record is never dropped before it expires (or is deleted): losing one would change an answer (a
+ * spent requestState accepted again, a live task gone, an ended session back). So a store that is
+ * bounded and full refuses new records instead: `claimOnce`, `set` and `create` reject with a
+ * `StoreFullError` (-31503, HTTP 503), or a `ClientLimitError` (-31429, HTTP 429) when the owner
+ * named in the scope holds its limit. A key that exists is answered as before (false), full or not.
  * @publicApi
  */
 export interface McpStore {
@@ -11,17 +36,17 @@ export interface McpStore {
    * Records `key` for `ttlMs` if nobody holds it: true for the first caller, false while the key
    * exists (claimed or set). Atomic across every server sharing the store.
    */
-  claimOnce(key: string, ttlMs: number): Promise<boolean>;
+  claimOnce(key: string, ttlMs: number, scope?: McpRecordScope): Promise<boolean>;
   /** The JSON value stored under `key`, or undefined when there is none or it expired. */
   get<T extends JsonValue = JsonValue>(key: string): Promise<T | undefined>;
   /** Stores a JSON value under `key` for `ttlMs`, replacing any earlier value. */
-  set(key: string, value: JsonValue, ttlMs: number): Promise<void>;
+  set(key: string, value: JsonValue, ttlMs: number, scope?: McpRecordScope): Promise<void>;
   /**
    * Stores `value` under `key` for `ttlMs` only if nobody holds the key: true when it was written.
    * Once it resolves true, `get` on any server sharing the store finds the value (tasks rely on it:
    * a task is announced only once it is readable).
    */
-  create(key: string, value: JsonValue, ttlMs: number): Promise<boolean>;
+  create(key: string, value: JsonValue, ttlMs: number, scope?: McpRecordScope): Promise<boolean>;
   /**
    * Replaces the value under `key` with `next` (for `ttlMs`) only if it still equals `expected`, the
    * value an earlier `get` returned: true when written, false when someone changed or removed it

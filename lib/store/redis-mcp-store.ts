@@ -1,17 +1,20 @@
 import { Logger } from '@nestjs/common';
-import { DEFAULT_STORE_KEY_PREFIX } from '../mcp.constants.js';
+import { createHash } from 'node:crypto';
+import { DEFAULT_STORE_KEY_PREFIX, DEFAULT_STORE_MAX_ENTRIES } from '../mcp.constants.js';
+import { isMcpError } from '../protocol/mcp.error.js';
 import type { JsonValue } from '../protocol/wire.types.js';
-import { requirePositiveTtl } from './in-memory-mcp-store.js';
 import { loadIoredis } from './ioredis-loader.js';
-import type { McpStore } from './mcp-store.js';
+import type { McpRecordKind, McpRecordScope, McpStore } from './mcp-store.js';
+import { ClientLimitError, RECORD_KINDS, RefusalWarnings, requirePositiveTtl, StoreFullError, storeBudgets, unscopedRoom, type McpStoreBudgets } from './store-limits.js';
 
 /** The commands RedisMcpStore sends; an `ioredis` client has them. @publicApi */
 export interface RedisCommands {
-  set(key: string, value: string, millisecondsToken: 'PX', milliseconds: number, nx: 'NX'): Promise<'OK' | null>;
-  set(key: string, value: string, millisecondsToken: 'PX', milliseconds: number): Promise<'OK'>;
   get(key: string): Promise<string | null>;
-  del(key: string): Promise<number>;
   eval(script: string, numberOfKeys: number, ...keysAndArguments: (string | number)[]): Promise<unknown>;
+  /** Runs a script Redis has cached (optional: without it every script is sent whole with `eval`). */
+  evalsha?(sha1: string, numberOfKeys: number, ...keysAndArguments: (string | number)[]): Promise<unknown>;
+  /** `CONFIG GET`, to read `maxmemory-policy` at start-up (optional: without it the policy is reported unchecked). */
+  config?(subcommand: 'GET', parameter: string): Promise<unknown>;
   quit(): Promise<unknown>;
   disconnect(): void;
 }
@@ -19,6 +22,14 @@ export interface RedisCommands {
 export interface RedisMcpStoreOptions {
   /** Put before every key, so several apps can share one Redis (default `nest-mcp:`). */
   keyPrefix?: string;
+  /**
+   * Most live records (default 100 000), shared by every instance: each kind's budget defaults to its
+   * share of it, and records written without a kind share the rest. Redis's own memory is the other
+   * bound: with `maxmemory-policy noeviction` a full Redis refuses writes, answered as a full store.
+   */
+  maxEntries?: number;
+  /** Most live records of each kind; by default shares of `maxEntries` (claims 50%, tasks 25%, ended sessions 20%). */
+  budgets?: Partial<McpStoreBudgets>;
 }
 
 // Compare-and-set in one step on the Redis server: KEYS[1], ARGV = expected JSON, next JSON, TTL in ms.
@@ -29,8 +40,68 @@ if redis.call('GET', KEYS[1]) == ARGV[1] then
 end
 return 0`;
 
+/**
+ * A new record and its budgets, in one step on the Redis server. Each budget is a sorted set of
+ * record keys by expiry (Redis's clock); members whose time has passed are not counted. Budgets are
+ * read before anything is written, so the record's SET is the script's first write, and Redis's own
+ * out-of-memory check still refuses it (a script that has written is no longer stopped).
+ * KEYS[1] the record, KEYS[2] its kind's budget, KEYS[3] its owner's (optional).
+ * ARGV: 'nx' (create) or 'set' (replace an existing record), the value, TTL in ms, the kind's
+ * limit, the owner's limit. Returns {1} written, {0} the key exists ('nx'), {-1, ms} the kind's
+ * budget is full, {-2, ms} the owner's is (ms: until its earliest live record expires).
+ */
+const WRITE = `
+local exists = redis.call('EXISTS', KEYS[1]) == 1
+if exists and ARGV[1] == 'nx' then return {0} end
+if redis.replicate_commands then redis.replicate_commands() end
+local time = redis.call('TIME')
+local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+local ttl = tonumber(ARGV[3])
+local expiry = string.format('%d', now + ttl)
+if exists then
+  redis.call('SET', KEYS[1], ARGV[2], 'PX', ttl)
+  for i = 2, #KEYS do redis.call('ZADD', KEYS[i], 'XX', expiry, KEYS[1]) end
+  return {1}
+end
+local after = string.format('(%d', now)
+local function wait(budget)
+  local first = redis.call('ZRANGEBYSCORE', budget, after, '+inf', 'WITHSCORES', 'LIMIT', 0, 1)
+  return tonumber(first[2]) - now
+end
+if redis.call('ZCOUNT', KEYS[2], after, '+inf') >= tonumber(ARGV[4]) then return {-1, wait(KEYS[2])} end
+local gone = {}
+if #KEYS > 2 then
+  local live = redis.call('ZRANGEBYSCORE', KEYS[3], after, '+inf')
+  if #live >= tonumber(ARGV[5]) then
+    -- An owner's records may have been deleted: those no longer count.
+    for _, member in ipairs(live) do
+      if redis.call('EXISTS', member) == 0 then table.insert(gone, member) end
+    end
+    if #live - #gone >= tonumber(ARGV[5]) then return {-2, wait(KEYS[3])} end
+  end
+end
+redis.call('SET', KEYS[1], ARGV[2], 'PX', ttl)
+for i = 2, #KEYS do
+  redis.call('ZREMRANGEBYSCORE', KEYS[i], '-inf', now)
+  redis.call('ZADD', KEYS[i], expiry, KEYS[1])
+  if redis.call('PTTL', KEYS[i]) < ttl then redis.call('PEXPIRE', KEYS[i], ttl) end
+end
+for _, member in ipairs(gone) do redis.call('ZREM', KEYS[3], member) end
+return {1}`;
+
+const WRITE_SHA = createHash('sha1').update(WRITE).digest('hex');
+
+// A deleted record leaves its kind's budget at once (an owner's notices when it is next full).
+const DELETE = `
+redis.call('DEL', KEYS[1])
+for i = 2, #KEYS do redis.call('ZREM', KEYS[i], KEYS[1]) end
+return 1`;
+
 // A request waits at most this long for Redis before it fails with -32603.
 const COMMAND_TIMEOUT_MS = 2_000;
+
+/** The budgets of records written with and without a kind. */
+type Budget = McpRecordKind | 'unscoped';
 
 /**
  * A store shared by every instance that points at the same Redis: `claimOnce` is `SET key 1 NX PX ttl`,
@@ -39,6 +110,10 @@ const COMMAND_TIMEOUT_MS = 2_000;
  */
 export class RedisMcpStore implements McpStore {
   private readonly keyPrefix: string;
+  private readonly limits: Record<Budget, number>;
+  private readonly warnings = new RefusalWarnings(Date.now);
+  /** Where Redis is, for log lines (never the password). */
+  private where = 'Redis';
 
   /** Wraps a client you manage (e.g. `new Redis(url)` from ioredis); close() quits it. */
   constructor(
@@ -46,6 +121,9 @@ export class RedisMcpStore implements McpStore {
     options: RedisMcpStoreOptions = {},
   ) {
     this.keyPrefix = options.keyPrefix ?? DEFAULT_STORE_KEY_PREFIX;
+    const maxEntries = options.maxEntries ?? DEFAULT_STORE_MAX_ENTRIES;
+    const budgets = storeBudgets(maxEntries, options.budgets);
+    this.limits = { ...budgets, unscoped: unscopedRoom(maxEntries, budgets) };
   }
 
   /**
@@ -71,12 +149,43 @@ export class RedisMcpStore implements McpStore {
       client.disconnect();
       throw new Error(`Could not connect to Redis at ${where} (mocapi.store.redis-url): ${(error as Error).message}`);
     }
-    return new RedisMcpStore(client, options);
+    const store = new RedisMcpStore(client, options);
+    store.where = `Redis at ${where}`;
+    return store;
   }
 
-  async claimOnce(key: string, ttlMs: number): Promise<boolean> {
-    requirePositiveTtl(ttlMs);
-    return (await this.client.set(this.keyPrefix + key, 'true', 'PX', Math.ceil(ttlMs), 'NX')) === 'OK';
+  /**
+   * Reads Redis's `maxmemory-policy`. Every record here has a TTL, so any policy but `noeviction`
+   * (`volatile-*` included) lets Redis drop live records when it fills: a spent requestState would be
+   * accepted again, a live task vanish, an ended session come back. Logs a warning then (and when the
+   * policy cannot be read, e.g. `CONFIG` is disabled on managed Redis); with `require`, throws instead,
+   * so the application does not start. The module calls it at start-up for the Redis store it uses.
+   */
+  async checkEvictionPolicy(options: { require?: boolean } = {}): Promise<void> {
+    const logger = new Logger('McpStore');
+    let policy: string | undefined;
+    let unread: string | undefined;
+    try {
+      if (!this.client.config) unread = 'the client has no CONFIG command';
+      else if ((policy = policyOf(await this.client.config('GET', 'maxmemory-policy'))) === undefined) unread = 'an unexpected reply';
+    } catch (error) {
+      unread = (error as Error).message;
+    }
+    if (policy === 'noeviction') return;
+    const problem =
+      policy === undefined
+        ? `The maxmemory-policy of ${this.where} could not be checked (${unread}). It must be noeviction`
+        : `${this.where} has maxmemory-policy ${policy}. It must be noeviction`;
+    const why =
+      ': every nest-mcp record has a TTL, so under any other policy (volatile-* included) a full Redis drops live ones, ' +
+      'and a spent requestState is accepted again, a live task vanishes, an ended session comes back. ' +
+      'With noeviction a full Redis refuses writes and clients get -31503 (retry later). Set it with CONFIG SET maxmemory-policy noeviction (or in redis.conf)';
+    if (options.require) throw new Error(`${problem}${why}. (mocapi.store.redis-require-noeviction is on, so the application does not start.)`);
+    logger.warn(`${problem}${why}; mocapi.store.redis-require-noeviction=true refuses to start instead of this warning.`);
+  }
+
+  async claimOnce(key: string, ttlMs: number, scope?: McpRecordScope): Promise<boolean> {
+    return this.write('nx', key, 'true', ttlMs, scope);
   }
 
   async get<T extends JsonValue = JsonValue>(key: string): Promise<T | undefined> {
@@ -84,24 +193,71 @@ export class RedisMcpStore implements McpStore {
     return json === null ? undefined : (JSON.parse(json) as T);
   }
 
-  async set(key: string, value: JsonValue, ttlMs: number): Promise<void> {
-    requirePositiveTtl(ttlMs);
-    await this.client.set(this.keyPrefix + key, JSON.stringify(value), 'PX', Math.ceil(ttlMs));
+  async set(key: string, value: JsonValue, ttlMs: number, scope?: McpRecordScope): Promise<void> {
+    await this.write('set', key, JSON.stringify(value), ttlMs, scope);
   }
 
-  async create(key: string, value: JsonValue, ttlMs: number): Promise<boolean> {
-    requirePositiveTtl(ttlMs);
-    return (await this.client.set(this.keyPrefix + key, JSON.stringify(value), 'PX', Math.ceil(ttlMs), 'NX')) === 'OK';
+  async create(key: string, value: JsonValue, ttlMs: number, scope?: McpRecordScope): Promise<boolean> {
+    return this.write('nx', key, JSON.stringify(value), ttlMs, scope);
   }
 
   async compareAndSet(key: string, expected: JsonValue, next: JsonValue, ttlMs: number): Promise<boolean> {
     requirePositiveTtl(ttlMs);
-    const written = await this.client.eval(COMPARE_AND_SET, 1, this.keyPrefix + key, JSON.stringify(expected), JSON.stringify(next), Math.ceil(ttlMs));
+    const written = await this.refusingOnOom(undefined, () =>
+      this.client.eval(COMPARE_AND_SET, 1, this.keyPrefix + key, JSON.stringify(expected), JSON.stringify(next), Math.ceil(ttlMs)),
+    );
     return written === 1;
   }
 
   async delete(key: string): Promise<void> {
-    await this.client.del(this.keyPrefix + key);
+    const budgets = [...RECORD_KINDS, 'unscoped' as const].map((budget) => this.budgetKey(budget));
+    await this.client.eval(DELETE, 1 + budgets.length, this.keyPrefix + key, ...budgets);
+  }
+
+  /** One new record (or, with 'set', a replaced one) counted in its budgets; see WRITE. */
+  private async write(mode: 'nx' | 'set', key: string, json: string, ttlMs: number, scope: McpRecordScope | undefined): Promise<boolean> {
+    requirePositiveTtl(ttlMs);
+    const budget: Budget = scope?.kind ?? 'unscoped';
+    const keys = [this.keyPrefix + key, this.budgetKey(budget)];
+    if (scope?.owner) keys.push(`${this.budgetKey(scope.kind)}:owner:${createHash('sha256').update(scope.owner.id).digest('base64url')}`);
+    const args = [mode, json, Math.ceil(ttlMs), this.limits[budget], scope?.owner?.limit ?? 0];
+    const [outcome, waitMs] = (await this.refusingOnOom(scope?.kind, () => this.script(WRITE, WRITE_SHA, keys, args))) as [number, number?];
+    if (outcome === -1) {
+      this.warnings.full(scope?.kind, this.limits[budget]);
+      throw new StoreFullError(scope?.kind, waitMs ?? 1_000);
+    }
+    if (outcome === -2) {
+      this.warnings.clientLimit(scope!.kind, scope!.owner!.limit);
+      throw new ClientLimitError(scope!.kind, scope!.owner!.limit, waitMs ?? 1_000);
+    }
+    return outcome === 1;
+  }
+
+  /** Runs a script by its SHA1 (Redis caches it after the first `eval`), sending it whole when Redis does not have it. */
+  private async script(script: string, sha: string, keys: string[], args: (string | number)[]): Promise<unknown> {
+    if (this.client.evalsha) {
+      try {
+        return await this.client.evalsha(sha, keys.length, ...keys, ...args);
+      } catch (error) {
+        if (!/^NOSCRIPT/.test((error as Error)?.message ?? '')) throw error;
+      }
+    }
+    return this.client.eval(script, keys.length, ...keys, ...args);
+  }
+
+  private budgetKey(budget: Budget): string {
+    return `${this.keyPrefix}budget:${budget}`;
+  }
+
+  /** Redis out of memory (`-OOM command not allowed`, under `noeviction`) is a full store: -31503, not an internal error. */
+  private async refusingOnOom<T>(kind: McpRecordKind | undefined, run: () => Promise<T>): Promise<T> {
+    try {
+      return await run();
+    } catch (error) {
+      if (isMcpError(error) || !OOM.test((error as Error)?.message ?? '')) throw error;
+      this.warnings.outOfMemory(this.where);
+      throw new StoreFullError(kind, 1_000);
+    }
   }
 
   async close(): Promise<void> {
@@ -109,6 +265,15 @@ export class RedisMcpStore implements McpStore {
     // would go on reconnecting (keeping the process alive), so drop the connection instead.
     await this.client.quit().catch(() => this.client.disconnect());
   }
+}
+
+/** How Redis answers a write it has no memory for (also from inside a script). */
+const OOM = /(^|\W)OOM command not allowed/;
+
+/** The policy out of a `CONFIG GET maxmemory-policy` reply: ['maxmemory-policy', 'noeviction'] (RESP2) or a map (RESP3). */
+function policyOf(reply: unknown): string | undefined {
+  const value = Array.isArray(reply) ? reply[1] : reply && typeof reply === 'object' ? (reply as Record<string, unknown>)['maxmemory-policy'] : undefined;
+  return typeof value === 'string' ? value : undefined;
 }
 
 /** Scheme, host and port only: the URL may carry a password, which must not reach the logs. */

@@ -3,6 +3,7 @@ import { MCP_SETTINGS, MCP_STORE } from '../mcp.constants.js';
 import { InMemoryMcpStore } from './in-memory-mcp-store.js';
 import type { McpStore } from './mcp-store.js';
 import { RedisMcpStore } from './redis-mcp-store.js';
+import type { McpStoreBudgets } from './store-limits.js';
 
 /**
  * What the store provider reads of the module's settings (`mocapi.store.*`). Typed here, not taken
@@ -11,18 +12,39 @@ import { RedisMcpStore } from './redis-mcp-store.js';
  * @internal
  */
 export interface StoreSettings {
-  store: { instance: McpStore | undefined; redisUrl: string | undefined; keyPrefix: string; maxEntries: number };
+  store: {
+    instance: McpStore | undefined;
+    redisUrl: string | undefined;
+    keyPrefix: string;
+    maxEntries: number;
+    budgets: McpStoreBudgets;
+    redisRequireNoeviction: boolean;
+  };
 }
 
-/** The configured store: the application's own instance, else Redis when a URL is set, else memory. @internal */
+/**
+ * The configured store: the application's own instance, else Redis when a URL is set, else memory.
+ * A Redis store (opened here or passed in) has its `maxmemory-policy` checked at start-up.
+ * @internal
+ */
 export const mcpStoreProvider: Provider = {
   provide: MCP_STORE,
   inject: [MCP_SETTINGS],
-  useFactory: ({ store }: StoreSettings): McpStore | Promise<McpStore> => {
-    const { instance, redisUrl, keyPrefix, maxEntries } = store;
-    if (instance) return instance;
-    if (redisUrl) return RedisMcpStore.connect(redisUrl, { keyPrefix });
-    return new InMemoryMcpStore({ maxEntries });
+  useFactory: async ({ store }: StoreSettings): Promise<McpStore> => {
+    const { instance, redisUrl, keyPrefix, maxEntries, budgets, redisRequireNoeviction } = store;
+    if (instance) {
+      if (instance instanceof RedisMcpStore) await instance.checkEvictionPolicy({ require: redisRequireNoeviction });
+      return instance;
+    }
+    if (!redisUrl) return new InMemoryMcpStore({ maxEntries, budgets });
+    const redis = await RedisMcpStore.connect(redisUrl, { keyPrefix, maxEntries, budgets });
+    try {
+      await redis.checkEvictionPolicy({ require: redisRequireNoeviction });
+    } catch (error) {
+      await redis.close();
+      throw error;
+    }
+    return redis;
   },
 };
 

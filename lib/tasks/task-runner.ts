@@ -22,6 +22,7 @@ import {
   withStatusMessage,
   type TaskRecord,
 } from './task-record.js';
+import { taskOwner } from './task-owner.js';
 import { TaskStore } from './task-store.js';
 
 /** Runs the tool's handler for one run of a task: the result, or an input_required result from TaskRounds. */
@@ -55,7 +56,11 @@ export class TaskRunner implements OnApplicationShutdown {
     this.tasks = new TaskStore(store);
   }
 
-  /** Stores a new working task for this `tools/call`; resolves once any instance can read it. */
+  /**
+   * Stores a new working task for this `tools/call`; resolves once any instance can read it. Refused
+   * (-31503 / -31429, nothing stored, the handler not run) when the store holds all the tasks it may,
+   * or this caller holds `mocapi.tasks.max-per-client` live ones.
+   */
   async create(call: McpCall, params: JsonObject, answered: readonly AnsweredRound[] = []): Promise<TaskRecord> {
     const now = Date.now();
     const { ttlMs, pollIntervalMs, leaseMs } = this.settings.tasks;
@@ -76,7 +81,8 @@ export class TaskRunner implements OnApplicationShutdown {
       // Answers from the call's own input rounds (taskStart 'explicit'): checked there already.
       rounds: answered.map((round): TaskLedgerRound => ({ fingerprint: round.fingerprint, responses: round.responses as InputResponses })),
     };
-    await callStore('create a task', () => this.tasks.create(record));
+    const owner = { id: taskOwner(call.httpRequest, principal, this.settings.tasks.clientIpHeader), limit: this.settings.tasks.maxPerClient };
+    await callStore('create a task', () => this.tasks.create(record, owner));
     return record;
   }
 

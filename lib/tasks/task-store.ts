@@ -1,5 +1,5 @@
 import type { JsonValue } from '../protocol/wire.types.js';
-import type { McpStore } from '../store/mcp-store.js';
+import type { McpRecordScope, McpStore } from '../store/mcp-store.js';
 import type { TaskRecord } from './task-record.js';
 
 const keyOf = (taskId: string) => `task:${taskId}`;
@@ -14,9 +14,14 @@ export class TaskStore {
     private readonly clock: () => number = Date.now,
   ) {}
 
-  /** Resolves once the record is readable by `get` on every instance sharing the store. */
-  async create(record: TaskRecord): Promise<void> {
-    const created = await this.store.create(keyOf(record.taskId), record as unknown as JsonValue, record.ttlMs);
+  /**
+   * Resolves once the record is readable by `get` on every instance sharing the store. It counts
+   * against the store's task budget and, with `owner`, against that caller's cap on live tasks: when
+   * either is full the store refuses it (StoreFullError -31503, ClientLimitError -31429).
+   */
+  async create(record: TaskRecord, owner?: { id: string; limit: number }): Promise<void> {
+    const scope: McpRecordScope = { kind: 'task', ...(owner ? { owner } : {}) };
+    const created = await this.store.create(keyOf(record.taskId), record as unknown as JsonValue, record.ttlMs, scope);
     // 256 random bits: a collision means something else is wrong.
     if (!created) throw new Error(`Task id ${record.taskId} is already taken`);
   }

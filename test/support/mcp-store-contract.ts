@@ -1,11 +1,53 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import type { McpStore } from '../../lib/index.js';
+import { ClientLimitError, StoreFullError, type McpRecordKind, type McpRecordScope, type McpStore } from '../../lib/index.js';
 import { until } from './waiting.js';
 
-/** How a store under test is made and torn down; `fresh` keys keep tests apart on a shared backend. */
+/**
+ * How a store under test is made and torn down; `fresh` keys keep tests apart on a shared backend.
+ * With `limits`, a store of its own bounded to `maxEntries` (its budgets by kind the default shares of it).
+ */
 export interface StoreUnderTest {
-  open(): Promise<McpStore>;
+  open(limits?: { maxEntries: number }): Promise<McpStore>;
   close?(store: McpStore): Promise<void>;
+}
+
+/** What the flood test measured, for the issue's closing note: records written and refused, and the time it took. */
+export interface FloodFigures {
+  store: string;
+  maxEntries: number;
+  written: Record<McpRecordKind, number>;
+  refused: number;
+  ms: number;
+}
+export const floodFigures: FloodFigures[] = [];
+
+/** The small bound of the flood test: it runs in well under a second on either store. */
+const FLOOD_MAX_ENTRIES = 200;
+const KINDS: McpRecordKind[] = ['claim', 'task', 'session-end'];
+
+/** Writes new records of `kind` until the store refuses one (or `attempts` ran out); how many it took. */
+async function flood(store: McpStore, kind: McpRecordKind, attempts: number, scope: McpRecordScope = { kind }): Promise<{ written: number; refusal: unknown }> {
+  for (let written = 0; written < attempts; written++) {
+    const key = fresh(`flood-${kind}-${written}`);
+    try {
+      if (kind === 'claim') expect(await store.claimOnce(key, 60_000, scope)).toBe(true);
+      else if (kind === 'task') expect(await store.create(key, { status: 'working', n: written }, 60_000, scope)).toBe(true);
+      else await store.set(key, true, 60_000, scope);
+    } catch (refusal) {
+      return { written, refusal };
+    }
+  }
+  return { written: attempts, refusal: undefined };
+}
+
+/** The retryable refusal of a full store: -31503, HTTP 503, a wait no longer than the records live. */
+function expectStoreFull(refusal: unknown): void {
+  expect(refusal).toBeInstanceOf(StoreFullError);
+  const error = refusal as StoreFullError;
+  expect(error.httpStatus).toBe(503);
+  expect(error.toJsonRpc()).toMatchObject({ code: -31503, message: expect.stringMatching(/^Service Unavailable: the server's store is full/) });
+  expect(error.retryAfterMs).toBeGreaterThanOrEqual(0);
+  expect(error.retryAfterMs).toBeLessThanOrEqual(60_000);
 }
 
 
@@ -82,6 +124,71 @@ export function describeMcpStoreContract(name: string, subject: StoreUnderTest):
       await store.delete(key);
       expect(await store.get(key)).toBeUndefined();
       expect(await store.compareAndSet(key, 'x', 'y', 60_000)).toBe(false);
+    });
+
+    it('flooded past its limit, it keeps every live record (a spent claim, a live task, an ended session) and refuses new work, retryably', async () => {
+      const bounded = await subject.open({ maxEntries: FLOOD_MAX_ENTRIES });
+      try {
+        // What answers depend on, written before the flood.
+        const spent = fresh('spent-claim');
+        const task = fresh('live-task');
+        const ended = fresh('ended-session');
+        expect(await bounded.claimOnce(spent, 60_000, { kind: 'claim' })).toBe(true);
+        expect(await bounded.create(task, { status: 'working' }, 60_000, { kind: 'task', owner: { id: 'bob', limit: 5 } })).toBe(true);
+        await bounded.set(ended, true, 60_000, { kind: 'session-end' });
+
+        // One client floods every kind, each until the store refuses (never more than max-entries + 1 tries).
+        const started = performance.now();
+        const written = {} as Record<McpRecordKind, number>;
+        let refused = 0;
+        for (const kind of KINDS) {
+          const outcome = await flood(bounded, kind, FLOOD_MAX_ENTRIES + 1);
+          expect(outcome.written).toBeLessThan(FLOOD_MAX_ENTRIES);
+          expectStoreFull(outcome.refusal);
+          written[kind] = outcome.written;
+          // It stays refused: a second try is refused the same way, nothing was dropped to make room.
+          for (let again = 0; again < 10; again++, refused++) expectStoreFull((await flood(bounded, kind, 1)).refusal);
+        }
+        floodFigures.push({ store: name, maxEntries: FLOOD_MAX_ENTRIES, written, refused: refused + KINDS.length, ms: Math.round(performance.now() - started) });
+
+        // All three are what they were: the spent claim is still spent, the task and the session end still there.
+        expect(await bounded.claimOnce(spent, 60_000, { kind: 'claim' })).toBe(false);
+        expect(await bounded.get(task)).toEqual({ status: 'working' });
+        expect(await bounded.get(ended)).toBe(true);
+        // Changing what exists needs no room: the task still moves on.
+        expect(await bounded.compareAndSet(task, { status: 'working' }, { status: 'completed' }, 60_000)).toBe(true);
+        expect(await bounded.create(task, {}, 60_000, { kind: 'task' })).toBe(false);
+        // And new work is refused with the retryable error, not written.
+        const late = fresh('late-claim');
+        expectStoreFull(await bounded.claimOnce(late, 60_000, { kind: 'claim' }).catch((error: unknown) => error));
+        expect(await bounded.get(late)).toBeUndefined();
+      } finally {
+        await (subject.close ? subject.close(bounded) : bounded.close?.());
+      }
+    });
+
+    it("caps an owner's live records of a kind: that owner gets -31429, another owner still gets room", async () => {
+      const bounded = await subject.open({ maxEntries: FLOOD_MAX_ENTRIES });
+      try {
+        const alice = { kind: 'task' as const, owner: { id: 'alice', limit: 3 } };
+        const first = fresh('alice-1');
+        expect(await bounded.create(first, { n: 1 }, 60_000, alice)).toBe(true);
+        const outcome = await flood(bounded, 'task', 10, alice);
+        expect(outcome.written).toBe(2);
+        expect(outcome.refusal).toBeInstanceOf(ClientLimitError);
+        const error = outcome.refusal as ClientLimitError;
+        expect(error.httpStatus).toBe(429);
+        expect(error.toJsonRpc()).toMatchObject({ code: -31429, data: { limit: 3 } });
+        expect(error.retryAfterMs).toBeGreaterThan(0);
+        expect(error.retryAfterMs).toBeLessThanOrEqual(60_000);
+        expect(await bounded.create(fresh('bob-1'), { n: 1 }, 60_000, { kind: 'task', owner: { id: 'bob', limit: 3 } })).toBe(true);
+        expect(await bounded.get(first)).toEqual({ n: 1 });
+        // A deleted record frees its owner's room.
+        await bounded.delete(first);
+        expect(await bounded.create(fresh('alice-4'), { n: 4 }, 60_000, alice)).toBe(true);
+      } finally {
+        await (subject.close ? subject.close(bounded) : bounded.close?.());
+      }
     });
 
     it('refuses a non-positive TTL', async () => {

@@ -1,6 +1,7 @@
 import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import type { McpError } from '../../protocol/mcp.error.js';
 import type { RequestId } from '../../protocol/wire.types.js';
+import { retryAfterHeader } from '../../store/store-limits.js';
 
 /** Answers with one JSON body. Once the headers went out (an SSE stream began), it can only end the response. */
 export function writeJson(res: ServerResponse, status: number, body: unknown, headers: OutgoingHttpHeaders = {}): void {
@@ -9,7 +10,7 @@ export function writeJson(res: ServerResponse, status: number, body: unknown, he
     return;
   }
   const text = JSON.stringify(body);
-  res.writeHead(status, { ...headers, 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(text) });
+  res.writeHead(status, { ...retryAfterHeader(status, body), ...headers, 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(text) });
   res.end(text);
 }
 
