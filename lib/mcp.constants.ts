@@ -18,7 +18,12 @@ export { ROUTE_ARGS_METADATA as MCP_PARAM_ARGS_METADATA } from '@nestjs/common/c
 export const MCP_SETTINGS = Symbol('MCP_SETTINGS');
 /** DI token of the McpStore (one-time requestState claims). @internal */
 export const MCP_STORE = Symbol('MCP_STORE');
-/** DI token of the 256-bit key that seals requestState tokens and 2025 session ids (`mocapi.mrtr.secret`). @internal */
+/**
+ * DI token of the SealKeys that seal requestState tokens and 2025 session ids: the current key
+ * (`mocapi.mrtr.secret`) seals, it and the previous keys (`mocapi.mrtr.previous-secrets`) open. @internal
+ */
+export const MCP_SEAL_KEYS = Symbol('MCP_SEAL_KEYS');
+/** DI token of the current 256-bit sealing key alone (`mocapi.mrtr.secret`, or the ephemeral key), for tests that seal by hand. @internal */
 export const MCP_SEAL_SECRET = Symbol('MCP_SEAL_SECRET');
 /** DI token of the RequestStateServices that InputRounds works with. @internal */
 export const REQUEST_STATE_SERVICES = Symbol('REQUEST_STATE_SERVICES');

@@ -23,7 +23,7 @@ import {
 } from './mcp.module-definition.js';
 import { McpDispatcher } from './dispatch/mcp.dispatcher.js';
 import { MethodTable } from './dispatch/method-table.js';
-import { requestStateCodecProvider, requestStateServicesProvider, sealSecretProvider } from './mrtr/request-state.provider.js';
+import { requestStateCodecProvider, requestStateServicesProvider, sealKeysProvider, sealSecretProvider } from './mrtr/request-state.provider.js';
 import { ERA_PROVIDERS } from './era/index.js';
 import { McpCustomMethods } from './registry/custom-methods.js';
 import { mcpStoreProvider, McpStoreCloser } from './store/store.provider.js';
@@ -91,6 +91,7 @@ function withRuntime(definition: DynamicModule): DynamicModule {
         return bindEndpoint(controller, settings.endpoint);
       },
     },
+    sealKeysProvider,
     sealSecretProvider,
     requestStateCodecProvider,
     ...ERA_PROVIDERS,

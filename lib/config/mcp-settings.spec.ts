@@ -77,6 +77,15 @@ describe('resolveMcpSettings', () => {
     expect(() => resolveMcpSettings({}, config({ 'mocapi.cache.scope': 'shared' }))).toThrow(/mocapi\.cache\.scope/);
   });
 
+  it('reads the previous sealing keys from the options or as a comma-separated list, keeping empty entries for the start-up check to name', () => {
+    expect(resolveMcpSettings().mrtr.previousSecrets).toBeUndefined();
+    expect(resolveMcpSettings({}, config({ MOCAPI_MRTR_PREVIOUS_SECRETS: ' ' })).mrtr.previousSecrets).toBeUndefined();
+    expect(resolveMcpSettings({}, config({ 'mocapi.mrtr.previous-secrets': 'a=, b ,,c' })).mrtr.previousSecrets).toEqual(['a=', 'b', '', 'c']);
+    expect(resolveMcpSettings({}, config({ MOCAPI_MRTR_PREVIOUS_SECRETS: 'x' })).mrtr).toMatchObject({ previousSecrets: ['x'] });
+    expect(resolveMcpSettings({ mrtr: { previousSecrets: ['o'] } }, config({ MOCAPI_MRTR_PREVIOUS_SECRETS: 'x' })).mrtr.previousSecrets).toEqual(['o']);
+    expect(resolveMcpSettings({ mrtr: { previousSecrets: [] } }).mrtr.previousSecrets).toEqual([]);
+  });
+
   it('reads the store and the first-round switch, with their defaults', () => {
     expect(resolveMcpSettings().store).toEqual({
       instance: undefined,

@@ -29,6 +29,8 @@ export interface McpSettings {
   playground: boolean;
   mrtr: {
     secret: string | undefined;
+    /** Keys that sealed before `secret` (base64, in order; parsed with it at start-up). `undefined`: none. */
+    previousSecrets: readonly string[] | undefined;
     ttlMs: number;
     ttl: string;
     maxStateLength: number;
@@ -87,6 +89,11 @@ function readConfig(config: ConfigReader | undefined, key: string): string | und
 
 function list(value: string | undefined): string[] | undefined {
   return value?.split(',').map((item) => item.trim()).filter(Boolean);
+}
+
+/** A comma-separated list whose empty entries are kept (an error names their position); blank: none. */
+function entries(value: string | undefined): string[] | undefined {
+  return value === undefined || value.trim() === '' ? undefined : value.split(',').map((item) => item.trim());
 }
 
 function positiveInteger(value: string | number | undefined, key: string, fallback: number, allowZero = false): number {
@@ -221,6 +228,7 @@ export function resolveMcpSettings(options: McpModuleOptions = {}, config?: Conf
     pageSize: positiveInteger(options.pageSize ?? read('mocapi.page-size'), 'mocapi.page-size', DEFAULT_PAGE_SIZE),
     mrtr: {
       secret: options.mrtr?.secret ?? read('mocapi.mrtr.secret'),
+      previousSecrets: options.mrtr?.previousSecrets ?? entries(read('mocapi.mrtr.previous-secrets')),
       ttlMs,
       ttl,
       maxStateLength: positiveInteger(options.mrtr?.maxStateLength ?? read('mocapi.mrtr.max-state-length'), 'mocapi.mrtr.max-state-length', 65_536),

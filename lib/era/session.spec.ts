@@ -1,6 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { randomBytes } from 'node:crypto';
 import { RequestStateCodec } from '../mrtr/request-state.codec.js';
+import { SealKeys, sealKeyId } from '../mrtr/request-state.key.js';
 import { InMemoryMcpStore } from '../store/in-memory-mcp-store.js';
 import { LegacySessionCodec, MAX_SESSION_ID_LENGTH } from './session.js';
 import { LegacySessions } from './sessions.js';
@@ -37,6 +38,23 @@ describe('LegacySessionCodec', () => {
     expect(codec.open(sessionId)).toBeDefined();
     clock.now += 1;
     expect(codec.open(sessionId)).toBeUndefined();
+  });
+
+  it('seals with the current key (format byte 2, then its key id) and opens ids any of its keys sealed', () => {
+    const { clock } = setup();
+    const [a, b] = [randomBytes(32), randomBytes(32)];
+    const underA = new LegacySessionCodec(new SealKeys(a), 60_000, () => clock.now).issue(FIELDS)!;
+    const rotated = new LegacySessionCodec(new SealKeys(b, [a]), 60_000, () => clock.now);
+    expect(rotated.open(underA.sessionId)).toEqual(underA.session);
+    const underB = rotated.issue(FIELDS)!;
+    const bytes = Buffer.from(underB.sessionId, 'base64url');
+    expect(bytes[0]).toBe(2);
+    expect(bytes.subarray(1, 5).equals(sealKeyId(b))).toBe(true);
+    expect(new LegacySessionCodec(new SealKeys(a, [b]), 60_000, () => clock.now).open(underB.sessionId)).toEqual(underB.session);
+    // A dropped, A's ids are unknown; format-1 ids (no key id) are unknown too.
+    expect(new LegacySessionCodec(new SealKeys(b), 60_000, () => clock.now).open(underA.sessionId)).toBeUndefined();
+    bytes[0] = 1;
+    expect(rotated.open(bytes.toString('base64url'))).toBeUndefined();
   });
 
   it('will not issue an id longer than a header should be', () => {

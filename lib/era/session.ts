@@ -1,11 +1,13 @@
 import { randomBytes } from 'node:crypto';
+import { asSealKeys, type SealKeys } from '../mrtr/request-state.key.js';
 import { parseSealedObject, SealedBox } from '../mrtr/sealed-box.js';
 import { isPlainObject } from '../protocol/json-value.js';
 import type { ClientCapabilities, Implementation } from '../protocol/wire.types.js';
 
 /**
  * A 2025-era session (initialize → `Mcp-Session-Id`): what was negotiated, kept in the id itself so
- * any instance sharing the secret can serve the session's requests without a session table.
+ * any instance holding the key that sealed it (current or previous) can serve the session's requests
+ * without a session table.
  * @publicApi
  */
 export interface McpSession {
@@ -24,10 +26,13 @@ export interface McpSession {
   principal?: string;
 }
 
-/** First byte of every session id; bump together with the AAD when the plaintext layout changes. */
-export const SESSION_ID_FORMAT = 1;
-/** Binds session ids to their purpose: a requestState token never opens as a session, nor the reverse. */
-export const SESSION_ID_AAD = 'nest-mcp/legacy-session/v1';
+/**
+ * First byte of every session id; bump together with the AAD when the id or plaintext layout changes.
+ * 2: the key id follows it (format 1 ids, without one, are unknown sessions: 404).
+ */
+export const SESSION_ID_FORMAT = 2;
+/** Binds session ids to their purpose (then the format byte and key id): a requestState token never opens as a session, nor the reverse. */
+export const SESSION_ID_AAD = 'nest-mcp/legacy-session/v2';
 /** Longest session id looked at (an HTTP header; clients' capabilities are small). */
 export const MAX_SESSION_ID_LENGTH = 4096;
 
@@ -44,19 +49,21 @@ interface WireSession {
 }
 
 /**
- * Seals a session into its `Mcp-Session-Id` (AES-256-GCM, the requestState secret, its own AAD) and
- * opens it again. The id is base64url: visible ASCII, as sessions ids must be.
+ * Seals a session into its `Mcp-Session-Id` (AES-256-GCM, the requestState keys, its own AAD) and
+ * opens it again: sealed with the current key, opened with the key the id names (current or previous).
+ * The id is base64url: visible ASCII, as sessions ids must be.
  */
 export class LegacySessionCodec {
   private readonly box: SealedBox;
 
+  /** `keys`: a key set, or one bare 32-byte key (current, no previous keys). */
   constructor(
-    secret: Buffer,
+    keys: SealKeys | Buffer,
     readonly ttlMs: number,
     private readonly clock: () => number = Date.now,
   ) {
     if (!Number.isFinite(ttlMs) || ttlMs <= 0) throw new Error(`LegacySessionCodec needs a positive TTL in milliseconds; got ${ttlMs}`);
-    this.box = new SealedBox(secret, SESSION_ID_FORMAT, SESSION_ID_AAD);
+    this.box = new SealedBox(asSealKeys(keys, 'LegacySessionCodec'), SESSION_ID_FORMAT, SESSION_ID_AAD);
   }
 
   /** A new session and its id; undefined when the client's data would make an id longer than MAX_SESSION_ID_LENGTH. */
@@ -70,7 +77,7 @@ export class LegacySessionCodec {
     return sessionId.length > MAX_SESSION_ID_LENGTH ? undefined : { session, sessionId };
   }
 
-  /** The session an id names, or undefined when it is not one of ours, was altered, or expired. */
+  /** The session an id names, or undefined when it is not one of ours (none of the keys sealed it), was altered, or expired. */
   open(sessionId: string): McpSession | undefined {
     if (sessionId.length === 0 || sessionId.length > MAX_SESSION_ID_LENGTH) return undefined;
     const opened = this.box.open(sessionId);

@@ -1,7 +1,8 @@
 import { Inject, Injectable, type Provider } from '@nestjs/common';
 import { Subject } from 'rxjs';
 import type { McpSettings } from '../config/mcp-settings.js';
-import { MCP_SEAL_SECRET, MCP_SETTINGS, MCP_STORE } from '../mcp.constants.js';
+import { MCP_SEAL_KEYS, MCP_SETTINGS, MCP_STORE } from '../mcp.constants.js';
+import type { SealKeys } from '../mrtr/request-state.key.js';
 import type { McpStore } from '../store/mcp-store.js';
 import { LegacySessionCodec, type McpSession } from './session.js';
 import { SessionNotFoundError } from './wire-2025.js';
@@ -71,9 +72,9 @@ export class LegacySessions {
   }
 }
 
-/** The session codec: the same sealing key as requestState, `mocapi.session.ttl`. @internal */
+/** The session codec: the same sealing keys as requestState (current and previous), `mocapi.session.ttl`. @internal */
 export const legacySessionCodecProvider: Provider = {
   provide: LegacySessionCodec,
-  inject: [MCP_SEAL_SECRET, MCP_SETTINGS],
-  useFactory: (secret: Buffer, settings: McpSettings) => new LegacySessionCodec(secret, settings.session.ttlMs),
+  inject: [MCP_SEAL_KEYS, MCP_SETTINGS],
+  useFactory: (keys: SealKeys, settings: McpSettings) => new LegacySessionCodec(keys, settings.session.ttlMs),
 };

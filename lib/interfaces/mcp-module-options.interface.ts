@@ -58,8 +58,17 @@ export interface McpModuleOptions {
   pageSize?: number;
   /** Multi round-trip request (elicitation) settings. */
   mrtr?: {
-    /** Base64 256-bit key that encrypts `requestState`. Config: `mocapi.mrtr.secret`. Default: ephemeral, with a warning. */
+    /**
+     * Base64 256-bit key that encrypts `requestState` and 2025 session ids (the current key: it seals).
+     * Config: `mocapi.mrtr.secret`. Default: ephemeral, with a warning.
+     */
     secret?: string;
+    /**
+     * Base64 256-bit keys that sealed before `secret`: what they sealed still opens, nothing new is
+     * sealed with them. For rotating the key without dropping rounds or sessions (README, Production);
+     * needs `secret`. Config: `mocapi.mrtr.previous-secrets` (comma-separated). Default: none.
+     */
+    previousSecrets?: string[];
     /** ISO-8601 duration a round trip may take. Config: `mocapi.mrtr.ttl`. Default `PT5M`. */
     ttl?: string;
     /** Longest `requestState` accepted, in characters. Config: `mocapi.mrtr.max-state-length`. Default 65536. */

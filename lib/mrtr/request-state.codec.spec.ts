@@ -2,6 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import { createCipheriv, randomBytes } from 'node:crypto';
 import { InvalidParamsError } from '../protocol/mcp.error.js';
 import { REQUEST_STATE_AAD, REQUEST_STATE_VERSION, RequestStateCodec } from './request-state.codec.js';
+import { SealKeys, sealKeyId } from './request-state.key.js';
 import type { RequestStatePayload } from './request-state.codec.js';
 
 const RESTART = '; start the call over without requestState';
@@ -40,13 +41,26 @@ function expectRejected(call: () => unknown, problem: string): void {
   expect(error.toJsonRpc()).toEqual({ code: -32602, message: problem + RESTART });
 }
 
-/** Builds a token in the documented layout, to reach the checks behind authentication. */
+/**
+ * Builds a token in the documented layout, to reach the checks behind authentication:
+ * `format ‖ key id ‖ nonce ‖ ciphertext ‖ tag`, AAD `purpose ‖ format ‖ key id`.
+ */
 function seal(secret: Buffer, plaintext: string, version = REQUEST_STATE_VERSION): string {
   const nonce = randomBytes(12);
+  const prefix = Buffer.concat([Buffer.from([version]), sealKeyId(secret)]);
   const cipher = createCipheriv('aes-256-gcm', secret, nonce);
-  cipher.setAAD(Buffer.from(REQUEST_STATE_AAD));
+  cipher.setAAD(Buffer.concat([Buffer.from(REQUEST_STATE_AAD), prefix]));
   const body = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
-  return Buffer.concat([Buffer.from([version]), nonce, body, cipher.getAuthTag()]).toString('base64url');
+  return Buffer.concat([prefix, nonce, body, cipher.getAuthTag()]).toString('base64url');
+}
+
+/** A token of format 2, the layout before key ids: `2 ‖ nonce ‖ ciphertext ‖ tag`, AAD `nest-mcp/request-state/v2`. */
+function sealFormat2(secret: Buffer, plaintext: string): string {
+  const nonce = randomBytes(12);
+  const cipher = createCipheriv('aes-256-gcm', secret, nonce);
+  cipher.setAAD(Buffer.from('nest-mcp/request-state/v2'));
+  const body = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
+  return Buffer.concat([Buffer.from([2]), nonce, body, cipher.getAuthTag()]).toString('base64url');
 }
 
 const VERIFICATION = 'requestState failed verification (it was modified or issued with a different server key)';
@@ -82,15 +96,16 @@ describe('RequestStateCodec', () => {
     expect('pending' in decoded).toBe(false);
   });
 
-  it('uses version byte 2, a 12-byte nonce and a 16-byte tag, and a fresh nonce each time', () => {
-    const { codec } = setup();
+  it('uses version byte 3, the 4-byte key id, a 12-byte nonce and a 16-byte tag, and a fresh nonce each time', () => {
+    const { codec, secret } = setup();
     const a = codec.encode(payload);
     const b = codec.encode(payload);
     expect(a).not.toBe(b);
     const bytesA = Buffer.from(a, 'base64url');
     const bytesB = Buffer.from(b, 'base64url');
-    expect(bytesA[0]).toBe(2);
-    expect(bytesA.subarray(1, 13).equals(bytesB.subarray(1, 13))).toBe(false);
+    expect(bytesA[0]).toBe(3);
+    expect(bytesA.subarray(1, 5).equals(sealKeyId(secret))).toBe(true);
+    expect(bytesA.subarray(5, 17).equals(bytesB.subarray(5, 17))).toBe(false);
     expect(bytesA.length).toBe(bytesB.length);
     // The plaintext is encrypted: nothing readable leaks into the token.
     expect(bytesA.toString('latin1')).not.toContain('checkout');
@@ -175,11 +190,14 @@ describe('RequestStateCodec', () => {
     expectRejected(() => codec.decode(other.encode(payload)), VERIFICATION);
   });
 
-  it('rejects a token with another version byte (version 1 tokens had no id)', () => {
-    const { codec } = setup();
+  it('rejects a token with another version byte (version 1 tokens had no id, version 2 no key id)', () => {
+    const { codec, secret, clock } = setup();
     const bytes = Buffer.from(codec.encode(payload), 'base64url');
     bytes[0] = 1;
     expectRejected(() => codec.decode(bytes.toString('base64url')), 'requestState has an unsupported format version');
+    // A genuine format-2 token, sealed with this very key before key ids: refused, the call starts over.
+    const format2 = sealFormat2(secret, `{"m":"tools/call","t":"x","a":"d","r":[],"i":${clock.now},"s":"id"}`);
+    expectRejected(() => codec.decode(format2), 'requestState has an unsupported format version');
   });
 
   it.each([
@@ -229,6 +247,41 @@ describe('RequestStateCodec', () => {
     clock.now = start;
     expect(codec.decode(skewed).issuedAt).toBe(start + 60_000);
     expectRejected(() => codec.decode(future), 'requestState was issued in the future (check the server clocks)');
+  });
+
+  describe('with previous keys (rotation)', () => {
+    const [a, b, c] = [randomBytes(32), randomBytes(32), randomBytes(32)];
+    const clock = { now: 1_750_000_000_000 };
+    const codecOf = (keys: SealKeys) => new RequestStateCodec(keys, TTL, () => clock.now);
+
+    it('seals with the current key and opens what any of its keys sealed', () => {
+      const underA = codecOf(new SealKeys(a)).encode(payload);
+      const underC = codecOf(new SealKeys(c)).encode(payload);
+      const rotated = codecOf(new SealKeys(b, [c, a]));
+      expect(rotated.decode(underA).target).toBe('checkout');
+      expect(rotated.decode(underC).target).toBe('checkout');
+      const fresh = rotated.encode(payload);
+      expect(Buffer.from(fresh, 'base64url').subarray(1, 5).equals(sealKeyId(b))).toBe(true);
+      // The instance one step behind (A current, B previous) opens it too.
+      expect(codecOf(new SealKeys(a, [b])).decode(fresh).target).toBe('checkout');
+    });
+
+    it('refuses, as from another server, what a key no longer listed sealed', () => {
+      const underA = codecOf(new SealKeys(a)).encode(payload);
+      expectRejected(() => codecOf(new SealKeys(b)).decode(underA), VERIFICATION);
+      expectRejected(() => codecOf(new SealKeys(b, [c])).decode(underA), VERIFICATION);
+    });
+
+    it('binds the format byte and key id in the AAD: the right key and id under the bare purpose AAD do not open', () => {
+      const plaintext = `{"m":"tools/call","t":"x","a":"d","r":[],"i":${clock.now},"s":"id"}`;
+      expect(codecOf(new SealKeys(a)).decode(seal(a, plaintext)).target).toBe('x');
+      const nonce = randomBytes(12);
+      const cipher = createCipheriv('aes-256-gcm', a, nonce);
+      cipher.setAAD(Buffer.from(REQUEST_STATE_AAD));
+      const body = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
+      const unbound = Buffer.concat([Buffer.from([REQUEST_STATE_VERSION]), sealKeyId(a), nonce, body, cipher.getAuthTag()]).toString('base64url');
+      expectRejected(() => codecOf(new SealKeys(a)).decode(unbound), VERIFICATION);
+    });
   });
 
   it('validates its configuration', () => {

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { InvalidParamsError } from '../protocol/mcp.error.js';
-import { REQUEST_STATE_KEY_BYTES } from './request-state.key.js';
+import { asSealKeys, type SealKeys } from './request-state.key.js';
 import { parseSealedObject, SEALED_OVERHEAD_BYTES, SealedBox } from './sealed-box.js';
 import { isPlainObject } from '../protocol/json-value.js';
 
@@ -34,10 +34,13 @@ export interface RequestStateCodecOptions {
   maxTokenLength?: number;
 }
 
-/** First byte of every token; bump together with the AAD when the plaintext layout changes. */
-export const REQUEST_STATE_VERSION = 2;
-/** Binds ciphertexts to this purpose and layout, so a key reused elsewhere cannot be fed in. */
-export const REQUEST_STATE_AAD = 'nest-mcp/request-state/v2';
+/**
+ * First byte of every token; bump together with the AAD when the token or plaintext layout changes.
+ * 3: the key id follows it (version 2 tokens, without one, are refused as an unsupported format).
+ */
+export const REQUEST_STATE_VERSION = 3;
+/** Binds ciphertexts to this purpose and layout (then the format byte and key id), so a key reused elsewhere cannot be fed in. */
+export const REQUEST_STATE_AAD = 'nest-mcp/request-state/v3';
 
 const DEFAULT_MAX_TOKEN_LENGTH = 64 * 1024;
 const MAX_CLOCK_SKEW_MS = 60_000;
@@ -57,9 +60,10 @@ interface WirePayload {
 }
 
 /**
- * Seals MRTR state into the opaque `requestState` token (AES-256-GCM) and opens it again.
- * The client can neither read nor alter it; decode() turns every kind of bad token into
- * InvalidParamsError (-32602) so a forged token never surfaces as an internal error.
+ * Seals MRTR state into the opaque `requestState` token (AES-256-GCM, the current key) and opens it
+ * again (with the key the token names: current or previous). The client can neither read nor alter
+ * it; decode() turns every kind of bad token into InvalidParamsError (-32602) so a forged token never
+ * surfaces as an internal error.
  */
 export class RequestStateCodec {
   private readonly box: SealedBox;
@@ -67,15 +71,14 @@ export class RequestStateCodec {
   // Largest plaintext whose token still fits maxTokenLength.
   private readonly maxPlaintextBytes: number;
 
+  /** `keys`: a key set, or one bare 32-byte key (current, no previous keys). */
   constructor(
-    secret: Buffer,
+    keys: SealKeys | Buffer,
     private readonly ttlMs: number,
     private readonly clock: () => number = Date.now,
     options: RequestStateCodecOptions = {},
   ) {
-    if (!Buffer.isBuffer(secret) || secret.length !== REQUEST_STATE_KEY_BYTES) {
-      throw new Error(`RequestStateCodec needs a ${REQUEST_STATE_KEY_BYTES}-byte secret`);
-    }
+    const sealKeys = asSealKeys(keys, 'RequestStateCodec');
     if (!Number.isFinite(ttlMs) || ttlMs <= 0) {
       throw new Error(`RequestStateCodec needs a positive TTL in milliseconds; got ${ttlMs}`);
     }
@@ -84,7 +87,7 @@ export class RequestStateCodec {
       throw new Error(`RequestStateCodec maxTokenLength must be a positive integer; got ${this.maxTokenLength}`);
     }
     this.maxPlaintextBytes = Math.floor((this.maxTokenLength * 3) / 4) - SEALED_OVERHEAD_BYTES;
-    this.box = new SealedBox(secret, REQUEST_STATE_VERSION, REQUEST_STATE_AAD);
+    this.box = new SealedBox(sealKeys, REQUEST_STATE_VERSION, REQUEST_STATE_AAD);
   }
 
   /** Milliseconds until `payload` expires (at least 1): how long its one-time claim must be kept. */
@@ -129,6 +132,7 @@ export class RequestStateCodec {
       if (opened.problem === 'not-base64url') throw reject('requestState is not base64url text');
       if (opened.problem === 'truncated') throw reject('requestState is truncated');
       if (opened.problem === 'format') throw reject('requestState has an unsupported format version');
+      // 'unknown-key' too: sealed with a key this server does not hold (another deployment's, or one retired).
       throw unverifiable();
     }
     const plaintext = opened.plaintext;

@@ -1,28 +1,42 @@
 import { Logger, type Provider } from '@nestjs/common';
-import { MCP_SEAL_SECRET, MCP_SETTINGS, MCP_STORE, REQUEST_STATE_SERVICES } from '../mcp.constants.js';
+import { MCP_SEAL_KEYS, MCP_SEAL_SECRET, MCP_SETTINGS, MCP_STORE, REQUEST_STATE_SERVICES } from '../mcp.constants.js';
 import { EPHEMERAL_SECRET } from '../mcp.messages.js';
 import type { McpSettings } from '../config/mcp-settings.js';
 import type { McpStore } from '../store/mcp-store.js';
 import type { RequestStateServices } from './input-rounds.js';
 import { RequestStateCodec } from './request-state.codec.js';
-import { generateEphemeralSecret, parseRequestStateSecret } from './request-state.key.js';
+import { generateEphemeralSecret, parseSealKeys, SealKeys } from './request-state.key.js';
 
-/** The sealing key: `mocapi.mrtr.secret`, or an ephemeral key, with one warning. @internal */
-export const sealSecretProvider: Provider = {
-  provide: MCP_SEAL_SECRET,
+/**
+ * The sealing keys: `mocapi.mrtr.secret` current and `mocapi.mrtr.previous-secrets` previous (their ids
+ * logged when there are previous keys), or an ephemeral key, with one warning. A malformed or repeated
+ * key fails start-up. @internal
+ */
+export const sealKeysProvider: Provider = {
+  provide: MCP_SEAL_KEYS,
   inject: [MCP_SETTINGS],
-  useFactory: (settings: McpSettings): Buffer => {
-    if (!settings.mrtr.secret) new Logger('McpModule').warn(EPHEMERAL_SECRET);
-    return settings.mrtr.secret ? parseRequestStateSecret(settings.mrtr.secret) : generateEphemeralSecret();
+  useFactory: (settings: McpSettings): SealKeys => {
+    const logger = new Logger('McpModule');
+    const keys = parseSealKeys(settings.mrtr.secret, settings.mrtr.previousSecrets);
+    if (!keys) logger.warn(EPHEMERAL_SECRET);
+    else if (keys.previous.length > 0) logger.log(keys.describe());
+    return keys ?? new SealKeys(generateEphemeralSecret());
   },
 };
 
-/** The requestState codec, keyed by the sealing key. @internal */
+/** The current sealing key alone. @internal */
+export const sealSecretProvider: Provider = {
+  provide: MCP_SEAL_SECRET,
+  inject: [MCP_SEAL_KEYS],
+  useFactory: (keys: SealKeys): Buffer => keys.currentSecret,
+};
+
+/** The requestState codec, keyed by the sealing keys. @internal */
 export const requestStateCodecProvider: Provider = {
   provide: RequestStateCodec,
-  inject: [MCP_SEAL_SECRET, MCP_SETTINGS],
-  useFactory: (secret: Buffer, settings: McpSettings) =>
-    new RequestStateCodec(secret, settings.mrtr.ttlMs, undefined, { maxTokenLength: settings.mrtr.maxStateLength }),
+  inject: [MCP_SEAL_KEYS, MCP_SETTINGS],
+  useFactory: (keys: SealKeys, settings: McpSettings) =>
+    new RequestStateCodec(keys, settings.mrtr.ttlMs, undefined, { maxTokenLength: settings.mrtr.maxStateLength }),
 };
 
 /** The codec, the store that claims each requestState once, and the MRTR settings, for InputRounds. @internal */

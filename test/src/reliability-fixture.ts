@@ -152,6 +152,8 @@ export interface ReliabilityOptions {
   bodyLimit?: number;
   /** Stamps `X-Instance: <instance>` on every response. */
   instance?: string;
+  /** The port to listen on (a restart on the same address); default: a free one. */
+  port?: number;
   logger?: LoggerService | false | Array<'log' | 'error' | 'warn' | 'debug' | 'verbose' | 'fatal'>;
 }
 
@@ -192,7 +194,7 @@ export async function startReliabilityApp(options: ReliabilityOptions = {}, root
       next();
     });
   }
-  await app.listen(0, '127.0.0.1');
+  await app.listen(options.port ?? 0, '127.0.0.1');
   const { port } = app.getHttpServer().address() as AddressInfo;
   return { app, port, url: `http://127.0.0.1:${port}/mcp` };
 }
