@@ -174,6 +174,14 @@ export function median(values) {
   return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 }
 
+/** `--name N` on the command line: a positive integer, or `fallback` when the flag is absent. */
+export function positiveIntOption(name, fallback) {
+  const at = process.argv.indexOf(`--${name}`);
+  const value = at > 0 ? Number(process.argv[at + 1]) : fallback;
+  if (!Number.isInteger(value) || value < 1) throw new Error(`--${name} takes a positive integer`);
+  return value;
+}
+
 export const sum = (values) => values.reduce((a, b) => a + b, 0);
 export const mb = (bytes) => (bytes / 1024 / 1024).toFixed(1);
 export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));

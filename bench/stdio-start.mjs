@@ -10,7 +10,7 @@ import { spawn } from 'node:child_process';
 import os from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
-import { median } from './harness.mjs';
+import { median, positiveIntOption } from './harness.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const ENTRY = 'dist/sample/main-stdio.js';
@@ -124,9 +124,7 @@ export async function allFigures({ runs = DEFAULT_RUNS, subjects = Object.keys(S
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const runsFlag = process.argv.indexOf('--runs');
-  const runs = runsFlag > 0 ? Number(process.argv[runsFlag + 1]) : DEFAULT_RUNS;
-  if (!Number.isInteger(runs) || runs < 1) throw new Error('--runs takes a positive integer');
+  const runs = positiveIntOption('runs', DEFAULT_RUNS);
   const loadBefore = os.loadavg();
   const figures = await allFigures({ runs });
   const loadAfter = os.loadavg();

@@ -98,10 +98,12 @@ describe('stdio: the official @modelcontextprotocol/client against the sample', 
 
   it('receives progress notifications via onprogress (process)', async () => {
     const progress: Array<{ progress: number; total?: number; message?: string }> = [];
-    // The client runs notification handlers a microtask late but resolves responses at once, so a
-    // progress notification read in the same stdout chunk as its response reaches a retired handler
-    // and is reported through onerror (modelcontextprotocol/typescript-sdk#2580). The server sent it
-    // in order; count it as delivered.
+    // A notification read in the same chunk as its result would reach a retired handler and be
+    // reported here (the client runs notification handlers a microtask late); the server's pause
+    // behind notifications keeps that from happening (issue 35).
+    // The pause is a bound, not a guarantee: a client kept off the CPU longer than it (a saturated
+    // machine) still meets one late. Such a notification was sent in order; count it as delivered here,
+    // the many-calls tests below measure how often it happens.
     const late: Array<{ progress: number; total?: number; message?: string }> = [];
     client.onerror = (error) => {
       const match = /unknown token: (.*)$/s.exec(error.message);
@@ -113,7 +115,7 @@ describe('stdio: the official @modelcontextprotocol/client against the sample', 
       { name: 'process', arguments: { data: 'twelve chars' } },
       { onprogress: (update) => progress.push({ progress: update.progress, total: update.total, message: update.message }) },
     );
-    // The late ones are reported a microtask after the response resolves; a turn of the event loop later they are all in.
+    // Late ones are reported a microtask after the response resolves; a turn of the event loop later they are all in.
     await nextTurn();
     expect([...progress, ...late]).toEqual([
       { progress: 1, total: 3, message: 'parsed' },
@@ -594,8 +596,8 @@ describe('stdio, 2025 era: the v1 SDK (initialize pins the pipe to a 2025 sessio
       const progress: number[] = [];
       const wizard = await client.callTool({ name: 'wizard', arguments: {} }, undefined, { onprogress: (event: Msg) => progress.push(event.progress) });
       expect(wizard.structuredContent).toEqual({ project: 'atlas', language: 'ts' });
-      // On the wire: each step once, increasing, across the three runs of the handler. (The v1 client handles
-      // notifications a microtask late, so one that shares a read with the response may miss its onprogress.)
+      // On the wire: each step once, increasing, across the three runs of the handler. (On a saturated
+      // machine one may still reach the client after the result: the pause behind notifications is a bound.)
       expect(seen.filter((message) => message.method === 'notifications/progress').map((message) => message.params.progress)).toEqual([1, 2, 3]);
       expect(progress).toEqual([1, 2, 3].slice(0, progress.length));
       expect(asked.map((params) => params.message)).toEqual([
@@ -669,5 +671,82 @@ describe('stdio, 2025 era: the v1 SDK (initialize pins the pipe to a 2025 sessio
     } finally {
       await client.close();
     }
+  }, 60_000);
+});
+
+describe('stdio: every progress notification reaches the official clients before the result (issue 35)', () => {
+  /**
+   * Many calls, so that a notification sharing a read of the pipe with its result shows: before the
+   * pause behind notifications most calls lost their last event (the clients handle a response at once
+   * but notifications a microtask later), and each such notification is an error on the client.
+   */
+  const CALLS = 50;
+  const ALL_STEPS = [1, 2, 3];
+
+  interface Tally {
+    /** Calls whose onprogress saw every step before the call resolved. */
+    complete: number;
+    /** What the other calls saw. */
+    short: number[][];
+    /** "Received a progress notification for an unknown token": a notification handled after its result. */
+    unknownToken: string[];
+    otherErrors: string[];
+  }
+
+  async function tally(connect: (onerror: (error: Error) => void) => Promise<{ call: (onprogress: (progress: number) => void) => Promise<Msg>; close: () => Promise<void> }>): Promise<Tally> {
+    const seen: Tally = { complete: 0, short: [], unknownToken: [], otherErrors: [] };
+    const client = await connect((error) => (/unknown token/.test(error.message) ? seen.unknownToken : seen.otherErrors).push(error.message));
+    try {
+      for (let i = 0; i < CALLS; i++) {
+        const steps: number[] = [];
+        const result = await client.call((progress) => steps.push(progress));
+        expect(result.structuredContent).toEqual({ result: 'Done: processed 5 characters' });
+        if (JSON.stringify(steps) === JSON.stringify(ALL_STEPS)) seen.complete++;
+        else seen.short.push(steps);
+      }
+      // A notification handled after its result is reported a microtask later: one turn brings them all in.
+      await nextTurn();
+    } finally {
+      await client.close();
+    }
+    return seen;
+  }
+
+  /**
+   * Before the pause, most calls lost their last event (v1 5/50, client 2.x 7/50). The pause is a bound,
+   * not a guarantee (a client kept off the CPU longer than it still meets one late), so the floor is the
+   * issue's: at least 98 % of the calls see every step; each that does not was told so by an
+   * unknown-token error (nothing lost silently), and there is no other error.
+   */
+  function expectEveryStep(seen: Tally): void {
+    expect(seen.otherErrors).toEqual([]);
+    expect(seen.complete).toBeGreaterThanOrEqual(CALLS - 1);
+    expect(seen.unknownToken.length).toBe(seen.short.reduce((missing, steps) => missing + ALL_STEPS.length - steps.length, 0));
+  }
+
+  it(`the v1 SDK (a 2025 session on the pipe): ${CALLS} calls of process, each sees progress 1, 2, 3 and no notification comes late`, async () => {
+    const seen = await tally(async (onerror) => {
+      const client = new ClientV1({ name: 'nest-mcp-stdio-progress', version: '1.0.0' }, { capabilities: {} });
+      client.onerror = onerror;
+      await client.connect(new StdioV1({ command: process.execPath, args: [ENTRY], cwd: ROOT, stderr: 'pipe' }));
+      return {
+        call: (onprogress) => client.callTool({ name: 'process', arguments: { data: 'steps' } }, undefined, { onprogress: (event) => onprogress(event.progress) }) as Promise<Msg>,
+        close: () => client.close(),
+      };
+    });
+    expectEveryStep(seen);
+  }, 60_000);
+
+  it(`the client 2.x (2026-07-28): ${CALLS} calls of process, each sees progress 1, 2, 3 and no notification comes late`, async () => {
+    const seen = await tally(async (onerror) => {
+      const client = new Client({ name: 'nest-mcp-stdio-progress', version: '1.0.0' }, { capabilities: {}, versionNegotiation: { mode: { pin: PROTOCOL_VERSION } } });
+      client.onerror = onerror;
+      await client.connect(new StdioClientTransport({ command: process.execPath, args: [ENTRY], cwd: ROOT, stderr: 'pipe' }));
+      return {
+        call: (onprogress) => client.callTool({ name: 'process', arguments: { data: 'steps' } }, { onprogress: (event) => onprogress(event.progress) }) as Promise<Msg>,
+        close: () => client.close(),
+      };
+    });
+    expectEveryStep(seen);
   }, 60_000);
 });

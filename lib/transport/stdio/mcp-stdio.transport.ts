@@ -13,14 +13,32 @@ import { ModernEraDisabledError } from '../../era/index.js';
 const LISTEN_METHOD = 'subscriptions/listen';
 /** Keeps this pipe's request ids apart from other clients' in the dispatcher (ids are unique per client only). */
 const STDIO_SCOPE = 'stdio';
+/**
+ * How long a call's result waits behind the call's latest notification, counted from when that
+ * notification's write completed. See `forward()`: the official TypeScript SDK clients must read the
+ * notification before the result, in an earlier read of the pipe, or they lose it (issue 35).
+ */
+const RESULT_PAUSE_MS = 20;
 
 /** One request being served. */
 interface InFlight {
   method: string;
   /** Set right after subscribing; the dispatcher never settles synchronously, so it is there before any cancel. */
   subscription?: Subscription;
-  /** Settles when the call completes or is unsubscribed. */
+  /** Settles when the call completes or is unsubscribed, and what it wrote is handed to the pipe (a paused result included). */
   done: Promise<void>;
+  settle(): void;
+  /** The call's observable has completed or was unsubscribed. */
+  finished: boolean;
+  /** The call's notifications whose write has not completed yet. */
+  unflushed: number;
+  /** When (performance.now()) the write of the call's latest notification completed. */
+  flushedAt?: number;
+  /** The call's result and any line after it, waiting out the pause behind its notifications. */
+  paused?: JsonRpcMessage[];
+  /** Resolves when the paused lines are written; `flush()` awaits it. */
+  resumed?: Promise<void>;
+  resume?: () => void;
 }
 
 /**
@@ -38,6 +56,8 @@ export class McpStdioTransport {
   private readonly inFlight = new Map<string, InFlight>();
   private reader?: Interface;
   private outputBroken = false;
+  /** Calls whose result is pausing behind their notifications (see `forward()`). */
+  private readonly pausing = new Set<InFlight>();
   /**
    * The era the pipe is pinned to by its first message (legacy digest §1.5): `initialize` opens a
    * 2025 session for the pipe's lifetime; a request with the 2026-07-28 `_meta` pins it modern.
@@ -120,10 +140,15 @@ export class McpStdioTransport {
     }
   }
 
-  /** Resolves once everything written so far has been handed to the OS (before `process.exit`). */
-  flush(): Promise<void> {
-    if (this.outputBroken || this.output.writableEnded) return Promise.resolve();
-    return new Promise((resolve) => this.output.write('', () => resolve()));
+  /**
+   * Resolves once everything written so far has been handed to the OS (before `process.exit`),
+   * results still pausing behind their notifications included (each is written at most
+   * RESULT_PAUSE_MS after its notification's write completed).
+   */
+  async flush(): Promise<void> {
+    while (this.pausing.size > 0) await Promise.all([...this.pausing].map((call) => call.resumed));
+    if (this.outputBroken || this.output.writableEnded) return;
+    await new Promise<void>((resolve) => this.output.write('', () => resolve()));
   }
 
   /** @internal exposed for unit tests; the reader calls it for every line. */
@@ -133,7 +158,8 @@ export class McpStdioTransport {
     const incoming = classifyLine(line);
     switch (incoming.kind) {
       case 'invalid':
-        return this.write({ jsonrpc: '2.0', id: incoming.id ?? null, error: incoming.error.toJsonRpc() });
+        this.write({ jsonrpc: '2.0', id: incoming.id ?? null, error: incoming.error.toJsonRpc() });
+        return;
       case 'response':
         // The answer to a question of a 2025 call. An unknown one is only logged: answering it with
         // an error could collide with a pending request of the client under the same id.
@@ -211,34 +237,108 @@ export class McpStdioTransport {
     }
     let settle!: () => void;
     const done = new Promise<void>((resolve) => (settle = resolve));
-    const call: InFlight = { method: request.method, done };
+    const call: InFlight = { method: request.method, done, settle, finished: false, unflushed: 0 };
     this.inFlight.set(key, call);
     // No header checks on stdio: all metadata is in `_meta` (or the session). The scope lets notifications/cancelled find the call.
     call.subscription = this.dispatcher
       .dispatch(request, facts)
       .pipe(
         finalize(() => {
-          // Only forget our own entry: a cancelled id may already be reused by a new request.
-          if (this.inFlight.get(key) === call) this.inFlight.delete(key);
-          settle();
+          call.finished = true;
+          // A pausing result keeps the call in flight, so that drain() waits until it is written.
+          if (!call.paused) this.retire(key, call);
         }),
       )
-      .subscribe({ next: (outbound) => this.forward(request, outbound) });
+      .subscribe({ next: (outbound) => this.forward(key, call, request, outbound) });
   }
 
-  private forward(request: JsonRpcRequest, outbound: OutboundMessage): void {
-    this.write(outbound.message);
+  /** Forgets the call and settles its `done`. Only our own entry: a cancelled id may already be reused by a new request. */
+  private retire(key: string, call: InFlight): void {
+    if (this.inFlight.get(key) === call) this.inFlight.delete(key);
+    call.settle();
+  }
+
+  /**
+   * Writes what the call emits, in order, with one exception (issue 35): a result that follows
+   * the call's notifications closely pauses until RESULT_PAUSE_MS after the latest notification's
+   * write completed, so that the client reads that notification in an earlier read of the pipe.
+   *
+   * The official TypeScript SDK clients (v1 and 2.x) handle a response as soon as its line is
+   * parsed, retiring the call's progress handler, but run notification handlers a microtask later;
+   * every line of one read is parsed before any microtask runs. A notification that arrives in the
+   * same read as its call's result is therefore handled after the result: "Received a progress
+   * notification for an unknown token", which some clients (Claude Code) answer by closing the
+   * transport. A writer cannot see when the reader has read (2026-07-28 has no server→client
+   * request to ask), so the pause is a time, sized with bench/stdio-progress.mjs on two cores: the
+   * write callback plus a turn of the event loop (setImmediate) still lost the last event of about
+   * 90 % of the calls, as the client wakes later than the server's next turn; 5 ms lost none on a
+   * quiet machine but up to 11 of 200 beside two busy loops (the client waits for a core), 10 ms up to
+   * 7, 20 ms at most 2. Only a result that comes less than the pause after a notification of its own
+   * call waits: calls without notifications, or whose handler worked on after its last one, write
+   * their result at once. The result pauses alone: other calls' lines go on meanwhile, and what its
+   * own call emits after it (the listen stream's notifications/cancelled) follows it; `drain()` and
+   * `flush()` wait for it.
+   */
+  private forward(key: string, call: InFlight, request: JsonRpcRequest, outbound: OutboundMessage): void {
+    if (outbound.kind === 'notification' && !call.paused) {
+      call.unflushed++;
+      if (!this.write(outbound.message, () => this.notificationWritten(key, call))) call.unflushed--;
+      return;
+    }
+    if (outbound.kind === 'response' && !call.paused && this.followsNotification(call)) this.pause(key, call);
+    this.emit(call, outbound.message);
     if (outbound.kind === 'response' && request.method === LISTEN_METHOD && 'result' in outbound.message) {
       // The server tore the listen stream down (shutdown): after its completion result, stdio
       // also terminates the stream with notifications/cancelled for the listen id (spec §12.1).
-      this.write({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: request.id, reason: 'The server closed the subscription' } });
+      this.emit(call, { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: request.id, reason: 'The server closed the subscription' } });
     }
   }
 
-  private write(message: JsonRpcMessage): void {
-    if (this.outputBroken || this.output.writableEnded) return;
+  /** Writes a line of the call, or queues it behind the call's pausing result. */
+  private emit(call: InFlight, message: JsonRpcMessage): void {
+    if (call.paused) call.paused.push(message);
+    else this.write(message);
+  }
+
+  /** Whether a notification of the call is still being written, or was written less than the pause ago. */
+  private followsNotification(call: InFlight): boolean {
+    return call.unflushed > 0 || (call.flushedAt !== undefined && performance.now() - call.flushedAt < RESULT_PAUSE_MS);
+  }
+
+  private pause(key: string, call: InFlight): void {
+    call.paused = [];
+    call.resumed = new Promise((resolve) => (call.resume = resolve));
+    this.pausing.add(call);
+    // Else the last notification's write callback starts the timer.
+    if (call.unflushed === 0) this.resumeAfterPause(key, call);
+  }
+
+  private notificationWritten(key: string, call: InFlight): void {
+    call.unflushed--;
+    call.flushedAt = performance.now();
+    if (call.paused && call.unflushed === 0) this.resumeAfterPause(key, call);
+  }
+
+  private resumeAfterPause(key: string, call: InFlight): void {
+    // Not unref'd: the result must be written before the process may end.
+    setTimeout(() => this.resumeWriting(key, call), RESULT_PAUSE_MS - (performance.now() - call.flushedAt!));
+  }
+
+  private resumeWriting(key: string, call: InFlight): void {
+    const lines = call.paused ?? [];
+    call.paused = undefined;
+    for (const line of lines) this.write(line);
+    this.pausing.delete(call);
+    call.resume?.();
+    if (call.finished) this.retire(key, call);
+  }
+
+  /** @returns whether the line was handed to the output; `written` runs once its write completed (or failed). */
+  private write(message: JsonRpcMessage, written?: () => void): boolean {
+    if (this.outputBroken || this.output.writableEnded) return false;
     // JSON.stringify escapes every newline inside strings, so one message is always exactly one line.
-    this.output.write(`${JSON.stringify(message)}\n`);
+    this.output.write(`${JSON.stringify(message)}\n`, written);
+    return true;
   }
 }
 
