@@ -6,6 +6,8 @@ import { prepareInvocation, setPreparation, type McpInvocation, type McpInvocati
 import { REQUEST_STATE_SERVICES } from '../mcp.constants.js';
 import { SIGNAL_SWALLOWED } from '../mcp.messages.js';
 import { InputRounds, isInputRequiredSignal, TaskStartSignal, type CallRounds, type RequestStateServices } from '../mrtr/index.js';
+import { asMcpError } from '../protocol/internal-error.js';
+import { logSafe } from '../protocol/log-text.js';
 import { isMcpError } from '../protocol/mcp.error.js';
 import type { InputRequiredResult, JsonObject, Result } from '../protocol/wire.types.js';
 import type { Callable } from '../registry/registered-handlers.js';
@@ -81,6 +83,9 @@ export class McpCallPipeline {
     } catch (error) {
       // An McpError is the answer as it is; a task's start is tools/call's to handle.
       if (!family.toErrorResult || isMcpError(error) || error instanceof TaskStartSignal) throw error;
+      // Once the call's signal fired (cancelled, the client gone, timed out), a failure is what stopping
+      // did: answered as the call's end, with one debug line, never a tool error logged with its stack.
+      if (call.signal.aborted) throw asMcpError(this.logger, `${family.method} "${found.target}"`, call.request.id, error, call.signal);
       return family.toErrorResult(error, found, call);
     }
   }
@@ -117,7 +122,7 @@ export class McpCallPipeline {
       if (!found.entry.extractsParameters) await prepareInvocation(invocation);
       const value = await found.entry.invoke(invocation);
       if (rounds?.pendingSignal) {
-        this.logger.warn(SIGNAL_SWALLOWED(`"${found.target}"`));
+        this.logger.warn(SIGNAL_SWALLOWED(`"${logSafe(found.target)}"`));
         return { kind: 'input_required', result: rounds.toInputRequiredResult(rounds.pendingSignal) };
       }
       return { kind: 'value', value };
