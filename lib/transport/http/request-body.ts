@@ -100,19 +100,30 @@ export interface EndpointEdge {
   readonly limits: BodyLimits;
   /** True for a URL (path and query) or route path of the endpoint. */
   isEndpoint(url: string): boolean;
-  /** Header checks, `100 Continue`, then the parsed body, or the refusal to answer. */
+  /**
+   * Header checks, `100 Continue`, then the parsed body, or the refusal to answer. With a refusal, the
+   * connection is already seen to: what is left of the body is drained, or the connection closes after the answer.
+   */
   admit(req: IncomingMessage, res: ServerResponse): Promise<{ body: unknown } | Refusal>;
 }
 
 /**
  * Everything between a POST's headers and its handler, on either adapter: the header checks, then
- * `100 Continue` (when asked for) and the body. A refusal is returned for the edge to answer.
+ * `100 Continue` (when asked for) and the body. A refusal is returned for the edge to answer, the
+ * rest of its body taken care of (`afterRefusal`).
  */
 export async function admitJsonBody(req: IncomingMessage, res: ServerResponse, origins: OriginPolicy, limits: BodyLimits): Promise<{ body: unknown } | Refusal> {
   const refusal = refusalBeforeBody(req, origins, limits.maxBodyBytes);
-  if (refusal) return refusal;
+  if (refusal) {
+    // A client waiting for 100 Continue sends no body: nothing is left to read, and the connection cannot carry another request.
+    if (expectsContinue(req)) res.setHeader('Connection', 'close');
+    else afterRefusal(req, res, limits);
+    return refusal;
+  }
   if (expectsContinue(req)) res.writeContinue();
-  return readJsonBody(req, limits);
+  const read = await readJsonBody(req, limits);
+  if (!('body' in read)) afterRefusal(req, res, limits, read.status === 408);
+  return read;
 }
 
 /**
@@ -164,7 +175,7 @@ type BytesRead = { bytes: Buffer } | typeof TOO_LARGE | typeof TIMED_OUT | typeo
 /**
  * The bytes of `stream` (the request, or its decoder) to its end, unless there are more than `limit`,
  * they take longer than `timeoutMs`, or they end otherwise than declared. Stops reading at once in
- * those cases (the stream is paused, the listeners gone): the edge closes the connection after its answer.
+ * those cases (the stream is paused, the listeners gone), leaving the rest to `afterRefusal`.
  */
 function readBytes(req: IncomingMessage, stream: Readable, limit: number, declared: number | undefined, timeoutMs: number): Promise<BytesRead> {
   return new Promise((resolve) => {
@@ -190,6 +201,55 @@ function readBytes(req: IncomingMessage, stream: Readable, limit: number, declar
     stream.on('data', onData).on('end', onEnd).on('error', onFailure);
     req.on('close', onClose);
   });
+}
+
+/** At most this much of a refused body is read and thrown away before the connection is closed instead. */
+export const DRAIN_MAX_BYTES = 16 * 1024 * 1024;
+
+/** Sockets whose refused body is being drained: a request timeout meanwhile has nothing left to answer. */
+const draining = new WeakSet<object>();
+
+/** True while the socket's refused request is drained: its answer went out already. */
+export function isDraining(socket: object): boolean {
+  return draining.has(socket);
+}
+
+/**
+ * The connection of a refused POST whose body was not read to its end. A client still sending it
+ * (Node's `fetch`, which the official SDKs use, sends the whole body before it reads an answer, and
+ * fails with EPIPE when the server closes first) must be able to read the answer: the rest of the body
+ * is read and thrown away, up to `DRAIN_MAX_BYTES` and within `bodyTimeoutMs`, and the connection stays
+ * open for the next request. A body too slow to wait for (a 408), or declared longer than that, is not
+ * drained: the connection closes after the answer. Past either bound a drain ends the same way.
+ */
+function afterRefusal(req: IncomingMessage, res: ServerResponse, limits: BodyLimits, timedOut = false): void {
+  if (req.complete) return;
+  if (timedOut || Number(headerValue(req.headers, 'content-length') ?? 0) > DRAIN_MAX_BYTES) {
+    res.setHeader('Connection', 'close');
+    return;
+  }
+  const socket = req.socket;
+  let drained = 0;
+  const stop = () => {
+    done();
+    req.pause();
+    // The answer goes out first: closing before it is flushed would lose it.
+    if (res.writableFinished) socket.destroy();
+    else res.once('finish', () => socket.destroy());
+  };
+  const onData = (chunk: Buffer) => {
+    drained += chunk.length;
+    if (drained > DRAIN_MAX_BYTES) stop();
+  };
+  const done = () => {
+    clearTimeout(timer);
+    draining.delete(socket);
+    req.off('data', onData).off('end', done).off('close', done);
+  };
+  const timer = setTimeout(stop, limits.bodyTimeoutMs);
+  draining.add(socket);
+  req.on('data', onData).on('end', done).on('close', done);
+  req.resume();
 }
 
 /** True when arrays and objects in the JSON text nest deeper than `max` (brackets inside strings do not count). */

@@ -3,6 +3,7 @@ import type { Server, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { InvalidRequestError } from '../../protocol/mcp.error.js';
 import { jsonRpcError } from './json-response.js';
+import { isDraining } from './request-body.js';
 
 /** The server-wide timeouts the module sets: Node's `server.requestTimeout` and `server.headersTimeout`. */
 export interface ServerTimeouts {
@@ -51,11 +52,14 @@ export function applyServerTimeouts(server: Server, timeouts: ServerTimeouts, lo
   if (!(checked.connectionsCheckingInterval <= every)) checked.connectionsCheckingInterval = every;
   server.prependListener('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {
     if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT') {
-      logger.debug(
-        `A client did not send its request within the time limits (headers ${timeouts.headersTimeoutMs} ms, whole request ` +
-          `${timeouts.requestTimeoutMs} ms) from ${String((socket as { remoteAddress?: string }).remoteAddress)}; answered 408`,
-      );
-      answer(socket, TIMEOUT_ANSWER);
+      // A refused body being drained was answered already: the drain just ends here.
+      if (!isDraining(socket)) {
+        logger.debug(
+          `A client did not send its request within the time limits (headers ${timeouts.headersTimeoutMs} ms, whole request ` +
+            `${timeouts.requestTimeoutMs} ms) from ${String((socket as { remoteAddress?: string }).remoteAddress)}; answered 408`,
+        );
+        answer(socket, TIMEOUT_ANSWER);
+      }
       socket.destroy();
       return;
     }
