@@ -10,6 +10,7 @@ import { PassThrough } from 'node:stream';
 import { bootstrapStdio, McpArg, McpModule, McpTool, ToolContext, type McpStdioServer, type McpToolContext } from '../lib/index.js';
 import { LogTranscript, type PrintedLine } from './support/log-transcript.js';
 import { rpc, standardHeaders, type Json } from './support/mcp-http.js';
+import { createTask, pollTask, taskCall } from './support/tasks-http.js';
 import { until, within } from './support/waiting.js';
 import { startReliabilityApp, type ReliabilityApp } from './src/reliability-fixture.js';
 
@@ -32,6 +33,11 @@ class CarelessTools {
     await new Promise<void>((resolve) => ctx.signal.addEventListener('abort', () => resolve(), { once: true }));
     ctx.signal.throwIfAborted();
     return 'not reached';
+  }
+
+  @McpTool({ name: 'until-cancelled-task', description: 'The same, run as a task', task: true })
+  async untilCancelledTask(@ToolContext() ctx: McpToolContext): Promise<string> {
+    return this.untilCancelled(ctx);
   }
 
   @McpTool({ name: 'shout', description: 'Fails unexpectedly, quoting what it was given in its error' })
@@ -143,6 +149,16 @@ describe('logs a client cannot forge, and client events that are not server erro
     await reply;
     await until(() => log.entries('closing-1').length > 0, 'the line about the abandoned call', () => log.text);
     expect(expectClientEvent(log, 'closing-1').message).toContain('(The client closed the response stream)');
+  });
+
+  it('a client cancelling its task (tasks/cancel) whose tool then fails: one debug line, no stack, and the task stays cancelled', async () => {
+    const created = await createTask(app.url, 'until-cancelled-task');
+    const taskId = created.body.result.taskId as string;
+    await within(started.promise, 'the task to start');
+    expect((await taskCall(app.url, 'tasks/cancel', { taskId })).body.error).toBeUndefined();
+    await until(() => log.entries('until-cancelled-task').length > 0, 'the line about the cancelled task', () => log.text);
+    expect(expectClientEvent(log, 'until-cancelled-task').message).toContain('(The task was cancelled)');
+    expect((await pollTask(app.url, taskId, () => true)).status).toBe('cancelled');
   });
 
   it('a 2025 client answering a question with an error (declined): one debug line, and the call gets the error', async () => {
