@@ -73,6 +73,15 @@ describe('applyServerTimeouts', () => {
     expect([garbage.destroyed, huge.destroyed]).toEqual([true, true]);
   });
 
+  it('listens once per server, however many modules set its timeouts', () => {
+    const { server } = setUp();
+    applyServerTimeouts(server, { requestTimeoutMs: 30_000, headersTimeoutMs: 10_000 }, { debug: () => undefined } as unknown as Logger);
+    expect(server.listenerCount('clientError')).toBe(1);
+    const garbage = new FakeSocket();
+    server.emit('clientError', Object.assign(new Error('Parse Error'), { code: 'HPE_INVALID_METHOD' }), garbage);
+    expect(garbage.written).toBe('HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n');
+  });
+
   it("leaves other client errors to the listener that was there (Fastify's, the application's), and goes first for timeouts", () => {
     const server = Object.assign(new EventEmitter(), { connectionsCheckingInterval: 30_000 }) as unknown as Server;
     const seen: string[] = [];

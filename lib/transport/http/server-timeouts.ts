@@ -32,6 +32,9 @@ const NODE_ANSWERS: Readonly<Record<string, string>> = {
   HPE_CHUNK_EXTENSIONS_OVERFLOW: '413 Payload Too Large',
 };
 
+/** Servers that have the listener (a second McpModule on another endpoint shares the server). */
+const answering = new WeakSet<Server>();
+
 /**
  * Sets the HTTP server's header and request timeouts and how they are answered, on either adapter.
  *
@@ -50,6 +53,8 @@ export function applyServerTimeouts(server: Server, timeouts: ServerTimeouts, lo
   const every = Math.min(CHECK_MAX_MS, Math.max(CHECK_MIN_MS, Math.floor(Math.min(timeouts.requestTimeoutMs, timeouts.headersTimeoutMs) / 10)));
   const checked = server as Server & { connectionsCheckingInterval: number };
   if (!(checked.connectionsCheckingInterval <= every)) checked.connectionsCheckingInterval = every;
+  if (answering.has(server)) return;
+  answering.add(server);
   server.prependListener('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {
     if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT') {
       // A refused body being drained was answered already: the drain just ends here.
