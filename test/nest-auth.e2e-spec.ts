@@ -105,22 +105,39 @@ describe('bearer-token auth (OAuth resource server, e2e)', () => {
     });
 
     it('@McpScopes: a missing scope → 403 insufficient_scope challenge (step-up) and JSON-RPC -31003 with requiredScopes', async () => {
-      const response = await callTool(started.url, 'pay-invoice', bearer(await signToken({ scope: 'invoices:read' })), { id: 'inv-1' });
+      const response = await callTool(started.url, 'void-invoice', bearer(await signToken({ scope: 'invoices:read' })), { id: 'inv-1' });
       expect(response.status).toBe(403);
       expect(response.headers.get('www-authenticate')).toBe(
         `Bearer error="insufficient_scope", error_description="The access token lacks a required scope", scope="invoices:write", resource_metadata="${METADATA_URL}"`,
       );
       assertErrorResponse(response.body, -31003);
       expect(response.body.error.data).toEqual({ requiredScopes: ['invoices:write'] });
+      const granted = await callTool(started.url, 'void-invoice', bearer(await signToken({ scope: 'invoices:write' })), { id: 'inv-1' });
+      expect(granted.body.result.content[0].text).toBe('voided inv-1');
+    });
+
+    it('hideWhenDenied + @McpScopes: a token without the scope cannot find the tool by name (as unknown: 200, -32602, no challenge); one with it calls it', async () => {
+      const reader = bearer(await signToken({ scope: 'invoices:read' }));
+      const [hidden, unknown] = await Promise.all([
+        callTool(started.url, 'pay-invoice', reader, { id: 'inv-1' }),
+        callTool(started.url, 'no-such-invoice-tool', reader, { id: 'inv-1' }),
+      ]);
+      for (const [response, name] of [[hidden, 'pay-invoice'], [unknown, 'no-such-invoice-tool']] as const) {
+        expect({ status: response.status, challenge: response.headers.get('www-authenticate'), error: response.body.error }).toEqual({
+          status: 200,
+          challenge: null,
+          error: { code: -32602, message: `Unknown tool: ${name}` },
+        });
+      }
       const granted = await callTool(started.url, 'pay-invoice', bearer(await signToken({ scope: 'invoices:write' })), { id: 'inv-1' });
       expect(granted.body.result.content[0].text).toBe('paid inv-1');
     });
 
     it("@McpScopes before argument checks: a missing scope with invalid arguments → -31003, not the schema (changed: checks used to run first)", async () => {
-      const response = await callTool(started.url, 'pay-invoice', bearer(await signToken({ scope: 'invoices:read' })), { id: 42 });
+      const response = await callTool(started.url, 'void-invoice', bearer(await signToken({ scope: 'invoices:read' })), { id: 42 });
       assertErrorResponse(response.body, -31003);
       expect(JSON.stringify(response.body)).not.toContain('must be string');
-      const granted = await callTool(started.url, 'pay-invoice', bearer(await signToken({ scope: 'invoices:write' })), { id: 42 });
+      const granted = await callTool(started.url, 'void-invoice', bearer(await signToken({ scope: 'invoices:write' })), { id: 42 });
       expect(granted.body.result).toMatchObject({ isError: true });
     });
 
@@ -142,9 +159,9 @@ describe('bearer-token auth (OAuth resource server, e2e)', () => {
       const reader = await postMcp(started.url, rpc('tools/list'), { headers: bearer(await signToken({ scope: 'invoices:read' })) });
       expect(reader.status).toBe(200);
       expect(reader.headers.get('www-authenticate')).toBeNull();
-      expect(reader.body.result.tools.map((tool: Json) => tool.name)).toEqual(['whoami', 'approve-invoice', 'list-invoices']);
+      expect(reader.body.result.tools.map((tool: Json) => tool.name)).toEqual(['whoami', 'approve-invoice', 'list-invoices', 'void-invoice']);
       const writer = await postMcp(started.url, rpc('tools/list'), { headers: bearer(await signToken({ scope: 'invoices:read invoices:write' })) });
-      expect(writer.body.result.tools.map((tool: Json) => tool.name)).toEqual(['whoami', 'approve-invoice', 'list-invoices', 'pay-invoice']);
+      expect(writer.body.result.tools.map((tool: Json) => tool.name)).toEqual(['whoami', 'approve-invoice', 'list-invoices', 'pay-invoice', 'void-invoice']);
     });
   });
 

@@ -86,17 +86,19 @@ describe('Nest enhancers on MCP handlers (e2e)', () => {
     });
 
     it('guards apply to prompts and resources too', async () => {
-      const prompt = await postMcp(started.url, rpc('prompts/get', { name: 'admin-prompt' }));
-      expect(prompt.body.error.code).toBe(-31003);
       const resource = await postMcp(started.url, rpc('resources/read', { uri: 'admin://report' }));
       expect(resource.body.error.code).toBe(-31003);
-      expect(seen.guard.map((entry) => [entry.kind, entry.name])).toEqual([
-        ['prompt', 'admin-prompt'],
-        ['resource', 'admin://report'],
+      const prompt = await postMcp(started.url, rpc('prompts/get', { name: 'admin-prompt' }), { headers: ADMIN });
+      expect(prompt.body.result.messages).toHaveLength(1);
+      // The prompt is hideWhenDenied: its lookup runs the guards as a probe first, then the call runs them.
+      expect(seen.guard.map((entry) => [entry.kind, entry.name, entry.probe])).toEqual([
+        ['resource', 'admin://report', false],
+        ['prompt', 'admin-prompt', true],
+        ['prompt', 'admin-prompt', false],
       ]);
       const read = await postMcp(started.url, rpc('resources/read', { uri: 'admin://report' }), { headers: ADMIN });
       assertResultResponse(read.body, 'ReadResourceResult');
-      expect(seen.handlerRuns).toEqual(['admin-report']);
+      expect(seen.handlerRuns).toEqual(['admin-prompt', 'admin-report']);
     });
   });
 
@@ -126,10 +128,65 @@ describe('Nest enhancers on MCP handlers (e2e)', () => {
       expect(admin.body.result.prompts.map((prompt: Json) => prompt.name)).toContain('admin-prompt');
     });
 
-    it('a hidden tool is still guarded when called directly', async () => {
-      const response = await call('admin-hidden');
-      expect(response.body.error.code).toBe(-31003);
+    it('resources/list and resources/templates/list hide denied opted-in resources and templates', async () => {
+      const uris = async (headers: Record<string, string>) => (await callMcp(started.url, 'resources/list', {}, { headers })).body.result.resources.map((r: Json) => r.uri);
+      const templates = async (headers: Record<string, string>) =>
+        (await callMcp(started.url, 'resources/templates/list', {}, { headers })).body.result.resourceTemplates.map((t: Json) => t.uriTemplate);
+      expect(await uris({})).toContain('admin://report');
+      expect(await uris({})).not.toContain('admin://hidden-report');
+      expect(await uris(ADMIN)).toContain('admin://hidden-report');
+      expect(await templates({})).not.toContain('admin://hidden/{id}');
+      expect(await templates(ADMIN)).toContain('admin://hidden/{id}');
+    });
+
+    /** The answer without its id, the name or URI asked for replaced by NAME: what tells a hidden entry from an unknown one, if anything. */
+    async function answer(method: string, params: Record<string, unknown>, asked: string, headers: Record<string, string> = {}): Promise<Json> {
+      const response = await postMcp(started.url, rpc(method, params), { headers });
+      const { id: _id, ...body } = response.body as Json;
+      return { status: response.status, body: JSON.parse(JSON.stringify(body).replaceAll(asked, 'NAME')) };
+    }
+
+    const complete = (ref: Json, name: string, value = '') => ({ ref, argument: { name, value } });
+
+    it.each([
+      ['tools/call', { name: 'admin-hidden', arguments: {} }, { name: 'no-such-tool', arguments: {} }, 'admin-hidden', 'no-such-tool'],
+      ['tools/call', { name: 'admin-hidden', arguments: 5 }, { name: 'no-such-tool', arguments: 5 }, 'admin-hidden', 'no-such-tool'],
+      ['prompts/get', { name: 'admin-prompt' }, { name: 'no-such-prompt' }, 'admin-prompt', 'no-such-prompt'],
+      ['resources/read', { uri: 'admin://hidden-report' }, { uri: 'admin://no-such-report' }, 'admin://hidden-report', 'admin://no-such-report'],
+      ['resources/read', { uri: 'admin://hidden/7' }, { uri: 'nowhere://hidden/7' }, 'admin://hidden/7', 'nowhere://hidden/7'],
+      [
+        'completion/complete',
+        complete({ type: 'ref/prompt', name: 'admin-prompt' }, 'topic'),
+        complete({ type: 'ref/prompt', name: 'no-such-prompt' }, 'topic'),
+        'admin-prompt',
+        'no-such-prompt',
+      ],
+      [
+        'completion/complete',
+        complete({ type: 'ref/resource', uri: 'admin://hidden/{id}' }, 'id', 'a'),
+        complete({ type: 'ref/resource', uri: 'admin://nothing/{id}' }, 'id', 'a'),
+        'admin://hidden/{id}',
+        'admin://nothing/{id}',
+      ],
+    ])('%s of an entry hidden from the caller %j is answered exactly as an unknown one (code, message, HTTP status)', async (method, hidden, unknown, hiddenName, unknownName) => {
+      const [asHidden, asUnknown] = await Promise.all([answer(method, hidden, hiddenName), answer(method, unknown, unknownName)]);
+      expect(asHidden).toEqual(asUnknown);
+      expect(asHidden.body.error.code).toBe(-32602);
       expect(seen.handlerRuns).toEqual([]);
+      // Only the lookup's probes ran the guards: no guard saw the call itself.
+      expect(seen.guard.filter((entry) => !entry.probe)).toEqual([]);
+    });
+
+    it('a caller the guards allow finds and uses each hidden entry', async () => {
+      expect((await call('admin-hidden', {}, ADMIN)).body.result.content).toEqual([{ type: 'text', text: 'hidden ran' }]);
+      expect((await postMcp(started.url, rpc('prompts/get', { name: 'admin-prompt' }), { headers: ADMIN })).body.result.messages).toHaveLength(1);
+      const report = await postMcp(started.url, rpc('resources/read', { uri: 'admin://hidden-report' }), { headers: ADMIN });
+      expect(report.body.result.contents[0].text).toBe('the hidden report');
+      const item = await postMcp(started.url, rpc('resources/read', { uri: 'admin://hidden/7' }), { headers: ADMIN });
+      expect(item.body.result.contents[0].text).toBe('item 7');
+      const ids = await postMcp(started.url, rpc('completion/complete', complete({ type: 'ref/resource', uri: 'admin://hidden/{id}' }, 'id', 'a')), { headers: ADMIN });
+      expect(ids.body.result.completion.values).toEqual(['a1', 'a2']);
+      expect(seen.handlerRuns).toEqual(['admin-hidden', 'admin-prompt', 'admin-hidden-report', 'admin-hidden-item']);
     });
   });
 
@@ -210,8 +267,9 @@ describe('Nest enhancers on MCP handlers (e2e)', () => {
 
   describe('request-scoped enhancers', () => {
     it('a request-scoped guard is made per request with that request injected', async () => {
+      // friends-only is hideWhenDenied: a stranger cannot find it.
       const denied = await call('friends-only', {}, { 'x-caller': 'stranger' });
-      expect(denied.body.error.code).toBe(-31003);
+      expect(denied.body.error).toEqual({ code: -32602, message: 'Unknown tool: friends-only' });
       const allowed = await call('friends-only', {}, { 'x-caller': 'friend' });
       expect(allowed.body.result.content[0].text).toBe('hi friend');
       expect(seen.scopedGuardInstances).toBeGreaterThanOrEqual(2);
@@ -314,6 +372,16 @@ describe('Nest enhancers over stdio (e2e)', () => {
     ]);
   });
 
+  it('a hidden tool called by name is answered as an unknown one', async () => {
+    const [hidden, unknown] = await Promise.all([
+      stdio.request('tools/call', { name: 'admin-hidden', arguments: {} }),
+      stdio.request('tools/call', { name: 'no-such-tool', arguments: {} }),
+    ]);
+    expect(hidden.error).toEqual({ code: -32602, message: 'Unknown tool: admin-hidden' });
+    expect(unknown.error).toEqual({ code: -32602, message: 'Unknown tool: no-such-tool' });
+    expect(seen.handlerRuns).toEqual([]);
+  });
+
   it('a 2025 pipe (opened by initialize) runs the same guards and interceptors', async () => {
     const pipe = await stdioServer();
     try {
@@ -387,7 +455,8 @@ describe('Nest enhancers in a 2025 session over HTTP (e2e)', () => {
   });
 
   it('a request-scoped guard gets the HTTP request of each POST of the session', async () => {
-    expect((await call('friends-only', {}, { 'x-caller': 'stranger' })).error.code).toBe(-31003);
+    // friends-only is hideWhenDenied: a stranger cannot find it, in a session either.
+    expect((await call('friends-only', {}, { 'x-caller': 'stranger' })).error).toEqual({ code: -32602, message: 'Unknown tool: friends-only' });
     expect((await call('friends-only', {}, { 'x-caller': 'friend' })).result.content).toEqual([{ type: 'text', text: 'hi friend' }]);
   });
 

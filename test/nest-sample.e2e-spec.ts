@@ -15,11 +15,11 @@ describe('the sample over HTTP: a guarded tool and an interceptor', () => {
     await started?.app.close();
   });
 
-  it('set-feature-flag is hidden and refused without the admin role', async () => {
+  it('set-feature-flag is hidden without the admin role: not listed, and called by name it is an unknown tool', async () => {
     const list = await callMcp(started.url, 'tools/list');
     expect(list.body.result.tools.map((tool: Json) => tool.name)).not.toContain('set-feature-flag');
     const call = await postMcp(started.url, rpc('tools/call', { name: 'set-feature-flag', arguments: { flag: 'x', enabled: true } }));
-    expect(call.body.error.code).toBe(-31003);
+    expect(call.body.error).toEqual({ code: -32602, message: 'Unknown tool: set-feature-flag' });
   });
 
   it('with X-Demo-Role: admin it is listed and runs; the interceptor logs the call', async () => {

@@ -465,16 +465,20 @@ describe('hostile input over real HTTP (e2e)', () => {
       await stillServes();
     });
 
-    it('an oversized chunked upload is answered 413 (Connection: close) without reading it to the end', async () => {
+    it('an oversized chunked upload is answered 413 without the server reading it to the end', async () => {
       const total = 48 * 1024 * 1024;
-      const reply = await new Promise<{ status: number; connection?: string; text: string; written: number }>((resolve, reject) => {
+      const reply = await new Promise<{ status: number; text: string; written: number }>((resolve, reject) => {
         let written = 0;
         let answered = false;
         const req = httpRequest(url, { method: 'POST', headers: { ...standardHeaders(rpc('tools/list')), 'transfer-encoding': 'chunked' } }, (res) => {
           answered = true;
           const parts: Buffer[] = [];
           res.on('data', (chunk: Buffer) => parts.push(chunk));
-          res.on('end', () => resolve({ status: res.statusCode ?? 0, connection: res.headers.connection, text: Buffer.concat(parts).toString(), written }));
+          res.on('end', () => {
+            resolve({ status: res.statusCode ?? 0, text: Buffer.concat(parts).toString(), written });
+            // The server would drain the rest (up to its bound); this client gives up instead.
+            req.destroy();
+          });
         });
         req.on('error', (error) => (answered ? undefined : reject(error)));
         const chunk = Buffer.alloc(64 * 1024, 'a');
@@ -488,7 +492,7 @@ describe('hostile input over real HTTP (e2e)', () => {
         req.write('{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"x":"');
         pump();
       });
-      expect({ status: reply.status, code: JSON.parse(reply.text).error.code, connection: reply.connection }).toEqual({ status: 413, code: -32600, connection: 'close' });
+      expect({ status: reply.status, code: JSON.parse(reply.text).error.code }).toEqual({ status: 413, code: -32600 });
       expect(reply.written).toBeLessThan(total);
       await stillServes();
     });
@@ -526,9 +530,13 @@ describe('hostile input over real HTTP (e2e)', () => {
       expect(JSON.parse(text).result.content).toEqual([{ type: 'text', text: 'continued' }]);
     });
 
-    it('the HTTP server has request and header timeouts well under Node’s 300 s default', () => {
+    it('the HTTP server has request and header timeouts well under Node’s 300 s default, checked every second (not every 30 s)', () => {
       const server = started.app.getHttpServer();
-      expect({ requestTimeout: server.requestTimeout, headersTimeout: server.headersTimeout }).toEqual({ requestTimeout: 30_000, headersTimeout: 10_000 });
+      expect({ requestTimeout: server.requestTimeout, headersTimeout: server.headersTimeout, checkedEvery: server.connectionsCheckingInterval }).toEqual({
+        requestTimeout: 30_000,
+        headersTimeout: 10_000,
+        checkedEvery: 1_000,
+      });
     });
   });
 

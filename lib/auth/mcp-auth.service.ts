@@ -3,6 +3,7 @@ import { ModuleRef } from '@nestjs/core';
 import type { IncomingMessage } from 'node:http';
 import { MCP_SETTINGS } from '../mcp.constants.js';
 import { MCP_MODULE_OPTIONS } from '../mcp.module-definition.js';
+import { logSafe } from '../protocol/log-text.js';
 import { InvalidTokenError } from './mcp-auth.errors.js';
 import type { McpAuthInfo, McpAuthOptions, McpProtectedResourceMetadata, McpTokenVerifier } from './mcp-auth.interfaces.js';
 
@@ -84,7 +85,7 @@ export class McpAuthService implements OnModuleInit {
       auth = await this.verifier!.verify(token, request);
     } catch (error) {
       if (error instanceof InvalidTokenError) return this.invalid(error.description, required);
-      this.logger.debug?.(`Token verification failed: ${error instanceof Error ? error.message : String(error)}`);
+      this.logger.debug?.(`Token verification failed: ${logSafe(error instanceof Error ? error.message : error)}`);
       return this.invalid('The access token is invalid', required);
     }
     if (!auth || typeof auth !== 'object') return this.invalid('The access token is invalid', required);

@@ -54,6 +54,14 @@ describe('resolveMcpSettings', () => {
     expect(() => resolveMcpSettings({ limits: { requestTimeout: 'PT5S', headersTimeout: 'PT6S' } })).toThrow(/headers-timeout/);
   });
 
+  it('bounds how long the endpoint waits for a POST body: 10 s by default, configurable, never past the request timeout', () => {
+    expect(resolveMcpSettings().limits.bodyTimeoutMs).toBe(10_000);
+    expect(resolveMcpSettings({}, config({ MOCAPI_LIMITS_BODY_TIMEOUT: 'PT2.5S' })).limits.bodyTimeoutMs).toBe(2_500);
+    expect(resolveMcpSettings({ limits: { bodyTimeout: 'PT20S' } }, config({ 'mocapi.limits.body-timeout': 'PT1S' })).limits.bodyTimeoutMs).toBe(20_000);
+    expect(() => resolveMcpSettings({ limits: { bodyTimeout: 'PT0S' } })).toThrow('mocapi.limits.body-timeout must be longer than zero');
+    expect(() => resolveMcpSettings({ limits: { bodyTimeout: 'PT31S' } })).toThrow('mocapi.limits.body-timeout must not be longer than mocapi.limits.request-timeout');
+  });
+
   it('serves both eras by default, with 24-hour 2025 sessions; mocapi.protocol and mocapi.session.ttl configure them', () => {
     expect(resolveMcpSettings()).toMatchObject({ protocol: 'dual', session: { ttl: 'PT24H', ttlMs: 86_400_000 } });
     const configured = resolveMcpSettings({}, config({ MOCAPI_PROTOCOL: 'modern', 'mocapi.session.ttl': 'PT1H' }));

@@ -57,6 +57,8 @@ export interface McpSettings {
     /** Node's `server.requestTimeout` / `server.headersTimeout`: they apply to the whole HTTP server. */
     requestTimeoutMs: number;
     headersTimeoutMs: number;
+    /** How long the endpoint waits for a POST's body, from the end of its headers: then 408 (its own timer, not Node's). */
+    bodyTimeoutMs: number;
   };
   cache: { ttlMs: number; cacheScope: CacheScope };
   /**
@@ -195,6 +197,10 @@ export function resolveMcpSettings(options: McpModuleOptions = {}, config?: Conf
   if (headersTimeoutMs > requestTimeoutMs) {
     throw new Error('mocapi.limits.headers-timeout must not be longer than mocapi.limits.request-timeout');
   }
+  const bodyTimeoutMs = positiveDuration('mocapi.limits.body-timeout', options.limits?.bodyTimeout ?? read('mocapi.limits.body-timeout') ?? 'PT10S');
+  if (bodyTimeoutMs > requestTimeoutMs) {
+    throw new Error('mocapi.limits.body-timeout must not be longer than mocapi.limits.request-timeout (which bounds the whole request)');
+  }
   const cacheScope = (options.cache?.cacheScope ?? read('mocapi.cache.scope') ?? 'private') as CacheScope;
   if (cacheScope !== 'public' && cacheScope !== 'private') {
     throw new Error(`mocapi.cache.scope must be "public" or "private"; got "${cacheScope}"`);
@@ -262,6 +268,7 @@ export function resolveMcpSettings(options: McpModuleOptions = {}, config?: Conf
       shutdownTimeoutMs: duration('mocapi.limits.shutdown-timeout', shutdownTimeout),
       requestTimeoutMs,
       headersTimeoutMs,
+      bodyTimeoutMs,
     },
     tasks: {
       ttlMs: positiveDuration('mocapi.tasks.ttl', options.tasks?.ttl ?? read('mocapi.tasks.ttl') ?? 'PT1H'),

@@ -115,14 +115,14 @@ export class McpDefinitionFactory {
   }
 
   resource(source: string, metadata: McpResourceOptions): ResourceDefinition {
-    const { cache, ...definition } = metadata;
+    const { cache, hideWhenDenied: _hidden, ...definition } = metadata;
     if (!URL.canParse(definition.uri)) throw new Error(INVALID_RESOURCE(source, `"${definition.uri}" is not an absolute URI`));
     return { definition, source, cache };
   }
 
   /** A template; `method` is absent for run-time additions, whose variables are all strings. */
   resourceTemplate(source: string, metadata: McpResourceTemplateOptions, method?: HandlerMethod): ResourceTemplateDefinition {
-    const { cache, ...definition } = metadata;
+    const { cache, hideWhenDenied: _hidden, ...definition } = metadata;
     const template = new UriTemplate(metadata.uriTemplate);
     const schemas = method ? this.stringArguments(method).schemas : {};
     const unknown = Object.keys(schemas).filter((name) => !template.variables.includes(name));

@@ -83,11 +83,15 @@ export class McpExplorer implements OnModuleInit, OnApplicationBootstrap {
       registry.registerPrompt({ ...definitions.prompt(handlerMethod, prompt), ...callable(handlerMethod), ...listable(prompt.hideWhenDenied) });
     }
     const resource = accessor.getResourceMetadata(handler);
-    if (resource) registry.registerResource({ ...definitions.resource(method.source, resource), ...callable(read()) });
+    if (resource) registry.registerResource({ ...definitions.resource(method.source, resource), ...callable(read()), ...listable(resource.hideWhenDenied) });
     const template = accessor.getResourceTemplateMetadata(handler);
     if (template) {
       const handlerMethod = read();
-      registry.registerResourceTemplate({ ...definitions.resourceTemplate(method.source, template, handlerMethod), ...callable(handlerMethod) });
+      registry.registerResourceTemplate({
+        ...definitions.resourceTemplate(method.source, template, handlerMethod),
+        ...callable(handlerMethod),
+        ...listable(template.hideWhenDenied),
+      });
     }
     const skill = accessor.getSkillMetadata(handler);
     // Produced once, at start-up, like a factory provider: no request, so no pipeline.

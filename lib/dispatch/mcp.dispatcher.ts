@@ -4,7 +4,7 @@ import type { McpSettings } from '../config/mcp-settings.js';
 import type { McpCall } from '../context/mcp-call.js';
 import { MCP_MODERN_ERA, MCP_SETTINGS } from '../mcp.constants.js';
 import { asMcpError } from '../protocol/internal-error.js';
-import { InvalidRequestError, isMcpError, MethodNotFoundError } from '../protocol/mcp.error.js';
+import { MethodNotFoundError } from '../protocol/mcp.error.js';
 import type { RequestMeta } from '../protocol/request-meta.js';
 import type { JsonObject, JsonRpcRequest } from '../protocol/wire.types.js';
 import { classifyOutbound, McpTelemetry } from '../telemetry/mcp-telemetry.js';
@@ -107,8 +107,8 @@ export class McpDispatcher {
       return { kind: 'response', message: { jsonrpc: '2.0', id: request.id, result: era.render(request.method, result) }, httpStatus: 200 };
     } catch (error) {
       // Once the client closed the stream or cancelled, a failure is its own doing, not a server
-      // fault to log (what an McpError says, a time-out for one, is still what it says).
-      const mcpError = abort.signal.aborted && !isMcpError(error) ? new InvalidRequestError('The request was cancelled') : asMcpError(this.logger, request.method, request.id, error);
+      // fault: one debug line, no stack (what an McpError says, a time-out for one, is still what it says).
+      const mcpError = asMcpError(this.logger, request.method, request.id, error, abort.signal);
       const { error: wire, httpStatus } = era.renderError(mcpError);
       return { kind: 'response', message: { jsonrpc: '2.0', id: request.id, error: wire }, httpStatus };
     }

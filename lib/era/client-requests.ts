@@ -1,5 +1,7 @@
+import { Logger } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import type { ClientResponse } from '../protocol/json-rpc-envelope.js';
+import { logSafe } from '../protocol/log-text.js';
 import { McpError, McpServerErrorCode } from '../protocol/mcp.error.js';
 import { JsonRpcErrorCode } from '../protocol/protocol.constants.js';
 import { isPlainObject } from '../protocol/json-value.js';
@@ -45,6 +47,8 @@ export class ClientAnswerError extends McpError {
  */
 export class ClientRequests {
   private readonly pending = new Map<string, Pending>();
+  /** What the client did (no answer in time, an error for an answer) is its own doing: one debug line. */
+  private readonly logger = new Logger('McpModule');
 
   /** How many answers are awaited (all sessions): what a leak would show. */
   get size(): number {
@@ -74,6 +78,7 @@ export class ClientRequests {
       const timer = setTimeout(() => {
         settle();
         send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id, reason: 'The server stopped waiting for the answer' } });
+        this.logger.debug(`The client did not answer ${method} within ${timeoutMs} ms; its call ends with a timeout`);
         reject(new ClientAnswerTimeoutError(method, timeoutMs));
       }, timeoutMs);
       signal.addEventListener('abort', onAbort, { once: true });
@@ -101,6 +106,7 @@ export class ClientRequests {
     const method = pending.method;
     if (isPlainObject(response.error)) {
       const { code, message } = response.error;
+      this.logger.debug(`The client answered ${method} with an error (${logSafe(code)}: ${logSafe(message)})`);
       pending.reject(new ClientAnswerError(method, { code: typeof code === 'number' ? code : JsonRpcErrorCode.InternalError, message: typeof message === 'string' ? message : 'no message' }));
     } else if (isPlainObject(response.result)) {
       pending.resolve(response.result);

@@ -97,6 +97,12 @@ export interface McpPromptMetadata extends McpPromptOptions {
 export interface McpResourceCommonOptions extends Omit<ResourceTemplateDescriptor, 'uriTemplate'> {
   /** Caching hints of `resources/read` for this resource (SEP-2549); defaults to the module's. */
   cache?: McpCacheOptions;
+  /**
+   * Opt-in: `resources/list` (or `resources/templates/list`) leaves the resource out when its guards
+   * deny a probe, and a caller they deny reads (or completes) it as a URI nothing serves (see
+   * `McpToolOptions.hideWhenDenied`).
+   */
+  hideWhenDenied?: boolean;
 }
 
 /** Options of `@McpResource()`: one resource at a fixed URI. @publicApi */

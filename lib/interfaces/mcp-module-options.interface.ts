@@ -169,6 +169,12 @@ export interface McpModuleOptions {
     requestTimeout?: string;
     /** Longest a client may take to send the request headers (ISO-8601); Node's `server.headersTimeout`, server-wide. Config: `mocapi.limits.headers-timeout`. Default `PT10S`. */
     headersTimeout?: string;
+    /**
+     * Longest a client may take to send a POST body to the MCP endpoint, from the end of its headers
+     * (ISO-8601): then 408 with a JSON-RPC error (-32600) and the connection closes. The endpoint's own
+     * timer; at most `requestTimeout`. Config: `mocapi.limits.body-timeout`. Default `PT10S`.
+     */
+    bodyTimeout?: string;
   };
   /** Caching hints (SEP-2549) on list and read results. */
   cache?: {

@@ -2,11 +2,14 @@ import { Injectable } from '@nestjs/common';
 import type { McpCall } from '../context/mcp-call.js';
 import { CompletionContext } from '../context/mcp-handler.context.js';
 import { completionKey } from '../definitions/definition.factory.js';
-import { McpCallPipeline, type CallFamily } from '../pipeline/call-pipeline.js';
+import { McpHandlerKind } from '../interfaces/mcp-handler-kind.enum.js';
+import { McpCallPipeline, type CallFamily, type Listing } from '../pipeline/call-pipeline.js';
 import { InvalidParamsError, MethodNotFoundError } from '../protocol/mcp.error.js';
 import { McpRegistry } from '../registry/mcp.registry.js';
 import type { Callable } from '../registry/registered-handlers.js';
 import { toCompleteResult } from '../results/completion-result.mapper.js';
+import { unknownPrompt } from './prompts.methods.js';
+import { resourceNotFound } from './resources.methods.js';
 import { RpcMethod } from './rpc-method.decorator.js';
 import { isPlainObject } from '../protocol/json-value.js';
 import type { JsonObject, JsonSchemaObject, Result } from '../protocol/wire.types.js';
@@ -35,6 +38,8 @@ export class CompletionMethods {
         // Without a source of its own, an argument completes from its declared enum.
         entry: this.registry.getCompletion(completionKey(completed, argument.name)) ?? { invoke: async () => enumValues(completed.schema, typed) },
         arguments: { value: typed, context: { arguments: contextArguments(params) } },
+        // A prompt or template the caller may not see completes as an unknown one.
+        listed: completed.listed,
       };
     },
     checkArguments: ({ arguments: args }) => ({ arguments: args }),
@@ -54,16 +59,22 @@ export class CompletionMethods {
   }
 
   /** The prompt or template a ref names, with the argument's schema if declared; -32602 when it names none. */
-  private completed(ref: JsonObject, argument: string): { type: 'prompt' | 'resource'; id: string; schema?: JsonSchemaObject } {
+  private completed(ref: JsonObject, argument: string): { type: 'prompt' | 'resource'; id: string; schema?: JsonSchemaObject; listed: Listing } {
     if (ref.type === 'ref/prompt' && typeof ref.name === 'string') {
-      const prompt = this.registry.getPrompt(ref.name);
-      if (!prompt) throw new InvalidParamsError(`Unknown prompt: ${ref.name}`);
-      return { type: 'prompt', id: ref.name, schema: ownSchema(prompt.argumentSchemas, argument) };
+      const name = ref.name;
+      const prompt = this.registry.getPrompt(name);
+      if (!prompt) throw unknownPrompt(name);
+      const listed = { entry: prompt, kind: McpHandlerKind.PROMPT, unknown: () => unknownPrompt(name) };
+      return { type: 'prompt', id: name, schema: ownSchema(prompt.argumentSchemas, argument), listed };
     }
     if (ref.type === 'ref/resource' && typeof ref.uri === 'string') {
-      const template = this.registry.getResourceTemplate(ref.uri);
-      if (!template && !this.registry.getResource(ref.uri)) throw new InvalidParamsError('Resource not found', { uri: ref.uri });
-      return { type: 'resource', id: ref.uri, schema: template && ownSchema(template.variableSchemas, argument) };
+      const uri = ref.uri;
+      const template = this.registry.getResourceTemplate(uri);
+      const resource = template ? undefined : this.registry.getResource(uri);
+      if (!template && !resource) throw resourceNotFound(uri);
+      const unknown = () => resourceNotFound(uri);
+      const listed: Listing = template ? { entry: template, kind: McpHandlerKind.RESOURCE_TEMPLATE, unknown } : { entry: resource!, kind: McpHandlerKind.RESOURCE, unknown };
+      return { type: 'resource', id: uri, schema: template && ownSchema(template.variableSchemas, argument), listed };
     }
     throw new InvalidParamsError('completion/complete "ref" must be ref/prompt with a name or ref/resource with a uri');
   }

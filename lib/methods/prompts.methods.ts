@@ -29,8 +29,14 @@ export class PromptsMethods {
       const name = params.name;
       if (typeof name !== 'string') throw new InvalidParamsError('prompts/get needs a string "name"');
       const prompt = this.registry.getPrompt(name);
-      if (!prompt) throw new InvalidParamsError(`Unknown prompt: ${name}`);
-      return { kind: McpHandlerKind.PROMPT, target: name, entry: prompt, arguments: isPlainObject(params.arguments) ? params.arguments : {} };
+      if (!prompt) throw unknownPrompt(name);
+      return {
+        kind: McpHandlerKind.PROMPT,
+        target: name,
+        entry: prompt,
+        arguments: isPlainObject(params.arguments) ? params.arguments : {},
+        listed: { entry: prompt, kind: McpHandlerKind.PROMPT, unknown: () => unknownPrompt(name) },
+      };
     },
     // The arguments as sent: one that is not an object is refused here, after the guards.
     checkArguments: ({ entry }, params) => checkPromptArguments(entry, params.arguments),
@@ -53,6 +59,11 @@ export class PromptsMethods {
   get(call: McpCall, params: JsonObject): Promise<Result> {
     return this.pipeline.call(this.gets, call, params);
   }
+}
+
+/** An unknown prompt, and one the caller may not see (`hideWhenDenied`): the same answer (completions of its arguments too). */
+export function unknownPrompt(name: string): InvalidParamsError {
+  return new InvalidParamsError(`Unknown prompt: ${name}`);
 }
 
 /** Strings converted to the declared types, then the DTO's class-validator rules; -32602 otherwise. */

@@ -15,6 +15,7 @@ import { toResourceContents } from '../results/resource-result.mapper.js';
 import { listResult } from './pagination.js';
 import { RpcMethod } from './rpc-method.decorator.js';
 import { convertStringArguments } from './string-arguments.js';
+import { visibleEntries } from './visible-entries.js';
 
 /** `resources/list`, `resources/templates/list` and `resources/read`. @internal */
 @Injectable()
@@ -27,12 +28,21 @@ export class ResourcesMethods {
     find: (params) => {
       const uri = params.uri;
       if (typeof uri !== 'string') throw new InvalidParamsError('resources/read needs a string "uri"');
+      const unknown = () => resourceNotFound(uri);
       const resource = this.registry.getResource(uri);
-      if (resource) return { kind: McpHandlerKind.RESOURCE, target: uri, entry: resource, arguments: {} };
+      if (resource) {
+        return { kind: McpHandlerKind.RESOURCE, target: uri, entry: resource, arguments: {}, listed: { entry: resource, kind: McpHandlerKind.RESOURCE, unknown } };
+      }
       const matched = this.registry.matchResourceTemplate(uri);
-      // SEP-2164: a missing resource is -32602 with the URI in data, never empty contents.
-      if (!matched) throw new InvalidParamsError('Resource not found', { uri });
-      return { kind: McpHandlerKind.RESOURCE_TEMPLATE, target: uri, entry: matched.template, arguments: matched.variables };
+      if (!matched) throw unknown();
+      const template = matched.template;
+      return {
+        kind: McpHandlerKind.RESOURCE_TEMPLATE,
+        target: uri,
+        entry: template,
+        arguments: matched.variables,
+        listed: { entry: template, kind: McpHandlerKind.RESOURCE_TEMPLATE, unknown },
+      };
     },
     // A template's variables, converted to their declared types; a fixed resource takes none.
     checkArguments: ({ entry, arguments: variables }) => ({
@@ -40,7 +50,7 @@ export class ResourcesMethods {
     }),
     toResult: (value, { target: uri, entry }) => {
       const contents = withAppMeta(toResourceContents(value, uri, entry.definition.mimeType), entry.definition);
-      if (contents.length === 0) throw new InvalidParamsError('Resource not found', { uri });
+      if (contents.length === 0) throw resourceNotFound(uri);
       return { resultType: 'complete', contents, ...this.cacheHints(entry.cache) };
     },
   };
@@ -52,15 +62,15 @@ export class ResourcesMethods {
   ) {}
 
   @RpcMethod('resources/list', { era: 'both' })
-  list(_call: McpCall, params: JsonObject): Result {
-    const resources = this.registry.listResources().map((resource) => resource.definition);
-    return listResult('resources', resources, params.cursor, this.settings);
+  async list(call: McpCall, params: JsonObject): Promise<Result> {
+    const resources = await visibleEntries(call, this.registry.listResources(), McpHandlerKind.RESOURCE);
+    return listResult('resources', resources.map((resource) => resource.definition), params.cursor, this.settings);
   }
 
   @RpcMethod('resources/templates/list', { era: 'both' })
-  listTemplates(_call: McpCall, params: JsonObject): Result {
-    const templates = this.registry.listResourceTemplates().map((template) => template.definition);
-    return listResult('resourceTemplates', templates, params.cursor, this.settings);
+  async listTemplates(call: McpCall, params: JsonObject): Promise<Result> {
+    const templates = await visibleEntries(call, this.registry.listResourceTemplates(), McpHandlerKind.RESOURCE_TEMPLATE);
+    return listResult('resourceTemplates', templates.map((template) => template.definition), params.cursor, this.settings);
   }
 
   @RpcMethod('resources/read', { inputRounds: true, era: 'both' })
@@ -74,4 +84,12 @@ export class ResourcesMethods {
       cacheScope: own?.cacheScope ?? this.settings.cache.cacheScope,
     };
   }
+}
+
+/**
+ * SEP-2164: a missing resource is -32602 with the URI in data, never empty contents. A resource the
+ * caller may not see (`hideWhenDenied`) gets the same answer, on reads and completions.
+ */
+export function resourceNotFound(uri: string): InvalidParamsError {
+  return new InvalidParamsError('Resource not found', { uri });
 }

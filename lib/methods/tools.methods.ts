@@ -39,12 +39,22 @@ export class ToolsMethods {
       const name = params.name;
       if (typeof name !== 'string') throw new InvalidParamsError('tools/call needs a string "name"');
       const tool = this.registry.getTool(name);
-      if (!tool) throw new InvalidParamsError(`Unknown tool: ${name}`);
+      if (!tool) throw unknownTool(name);
+      const args = params.arguments ?? {};
+      return {
+        kind: McpHandlerKind.TOOL,
+        target: name,
+        entry: tool,
+        arguments: isPlainObject(args) ? args : {},
+        listed: { entry: tool, kind: McpHandlerKind.TOOL, unknown: () => unknownTool(name) },
+      };
+    },
+    // The arguments as sent: one that is not an object is refused here, after the guards (and only for a tool the caller may see).
+    checkArguments: ({ entry }, params) => {
       const args = params.arguments ?? {};
       if (!isPlainObject(args)) throw new InvalidParamsError('tools/call "arguments" must be an object');
-      return { kind: McpHandlerKind.TOOL, target: name, entry: tool, arguments: args };
+      return checkToolArguments(entry, args);
     },
-    checkArguments: ({ entry, arguments: args }) => checkToolArguments(entry, args),
     toResult: toCallToolResult,
     // A failing tool is a tool result, so the model sees why. Exception filters ran before, and
     // Nest's own fallback never does, so this is the one place a failure is logged.
@@ -71,7 +81,7 @@ export class ToolsMethods {
   @RpcMethod('tools/call', { inputRounds: true, era: 'both' })
   async call(call: McpCall, params: JsonObject): Promise<Result> {
     // Looked up first: whether the call runs now or as a task depends on the tool.
-    const found = this.calls.find(params);
+    const found = await this.pipeline.find(this.calls, call, params);
     const { task, taskStart } = found.entry;
     if (!task || !declaresTasks(call.meta.clientCapabilities)) {
       if (task === 'required') throw new MissingRequiredClientCapabilityError({ extensions: { [TASKS_EXTENSION]: {} } });
@@ -105,6 +115,11 @@ export class ToolsMethods {
   startTask(record: TaskRecord, httpRequest: unknown): void {
     this.tasks.start(record, httpRequest, (call, rounds) => this.pipeline.call(this.calls, call, call.request.params ?? {}, rounds));
   }
+}
+
+/** An unknown tool, and one the caller may not see (`hideWhenDenied`): the same answer. */
+function unknownTool(name: string): InvalidParamsError {
+  return new InvalidParamsError(`Unknown tool: ${name}`);
 }
 
 /** JSON Schema first, then the DTO's class-validator rules. */

@@ -2,13 +2,17 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { principalOf } from '../auth/mcp-auth-info.js';
 import type { McpCall } from '../context/mcp-call.js';
 import type { AskInputs, McpHandlerContext } from '../context/mcp-handler.context.js';
+import type { McpHandlerKind } from '../interfaces/mcp-handler-kind.enum.js';
 import { prepareInvocation, setPreparation, type McpInvocation, type McpInvocationKind } from '../invocation/mcp-invocation.js';
 import { REQUEST_STATE_SERVICES } from '../mcp.constants.js';
 import { SIGNAL_SWALLOWED } from '../mcp.messages.js';
 import { InputRounds, isInputRequiredSignal, TaskStartSignal, type CallRounds, type RequestStateServices } from '../mrtr/index.js';
-import { isMcpError } from '../protocol/mcp.error.js';
+import { asMcpError } from '../protocol/internal-error.js';
+import { logSafe } from '../protocol/log-text.js';
+import { isMcpError, type McpError } from '../protocol/mcp.error.js';
 import type { InputRequiredResult, JsonObject, Result } from '../protocol/wire.types.js';
 import type { Callable } from '../registry/registered-handlers.js';
+import { canSee, type Listed } from './visibility.js';
 
 /** What a family's lookup found: the entry to call, what it is called for, and the arguments as sent. */
 export interface Found<E extends Callable> {
@@ -18,6 +22,19 @@ export interface Found<E extends Callable> {
   entry: E;
   /** As the client sent them: what guards and interceptors see. */
   arguments: JsonObject;
+  /** The listed entry the call is about, when a list may hide it. */
+  listed?: Listing;
+}
+
+/**
+ * The listed entry a call is about (the entry itself; for a completion, its prompt or template), and
+ * the error an unknown name gets. A caller that may not see the entry (`hideWhenDenied`) gets that
+ * same error: what a list hides from it, a lookup by name does not reveal.
+ */
+export interface Listing {
+  entry: Listed;
+  kind: McpHandlerKind;
+  unknown(): McpError;
 }
 
 /** The arguments as the method receives them. */
@@ -37,7 +54,11 @@ export interface CallFamily<E extends Callable> {
   canAsk: boolean;
   /** The context its methods get. */
   context: new (call: McpCall, target: string, ask: AskInputs) => McpHandlerContext;
-  /** Lookup: the entry the request names, else the family's not-found error (before any guard). */
+  /**
+   * Lookup: the entry the request names, else the family's not-found error (before any guard). Only
+   * the lookup: a check that only a found entry would fail comes later, after the pipeline has asked
+   * whether the caller may see the entry at all.
+   */
   find(params: JsonObject): Found<E>;
   /** Validation and conversion, as pipes would do them; throws to refuse the call. */
   checkArguments(found: Found<E>, params: JsonObject): CheckedArguments | Promise<CheckedArguments>;
@@ -57,7 +78,8 @@ const CANNOT_ASK = 'This call cannot ask the user for input (elicitation is for 
  *   lookup → guards → interceptors → argument checks → input rounds → method → filters → result or error mapping
  *
  * The family declares what differs (`CallFamily`); guards to filters run in Nest's own order, in the
- * entry's invoker. The argument checks and the one-time requestState claim are the call's
+ * entry's invoker. The lookup finds only what the caller may see: a `hideWhenDenied` entry its guards
+ * deny is an unknown name (`find`). The argument checks and the one-time requestState claim are the call's
  * *preparation*: it runs when Nest extracts the method's first MCP parameter (after the guards,
  * inside the interceptors, where pipes run), so an unauthorised caller never learns the schema
  * from a validation error and never burns a requestState.
@@ -70,7 +92,19 @@ export class McpCallPipeline {
 
   /** One call, lookup first. A task run asks through the task's own ledger (`taskRounds`), not requestState. */
   async call<E extends Callable>(family: CallFamily<E>, call: McpCall, params: JsonObject, taskRounds?: CallRounds): Promise<Result> {
-    return this.run(family, call, params, family.find(params), taskRounds);
+    return this.run(family, call, params, await this.find(family, call, params), taskRounds);
+  }
+
+  /**
+   * Lookup: the entry the request names, as far as the caller may see it. An entry whose list hides it
+   * from this caller (`hideWhenDenied`, its guards denying a probe) is answered as an unknown name, with
+   * the same code, message and HTTP status, before any guard runs for the call.
+   */
+  async find<E extends Callable>(family: CallFamily<E>, call: McpCall, params: JsonObject): Promise<Found<E>> {
+    const found = family.find(params);
+    const listed = found.listed;
+    if (listed && !(await canSee(call, listed.entry, listed.kind))) throw listed.unknown();
+    return found;
   }
 
   /** The steps after lookup (tools/call looks its tool up first, to know whether the call is a task). */
@@ -81,6 +115,9 @@ export class McpCallPipeline {
     } catch (error) {
       // An McpError is the answer as it is; a task's start is tools/call's to handle.
       if (!family.toErrorResult || isMcpError(error) || error instanceof TaskStartSignal) throw error;
+      // Once the call's signal fired (cancelled, the client gone, timed out), a failure is what stopping
+      // did: answered as the call's end, with one debug line, never a tool error logged with its stack.
+      if (call.signal.aborted) throw asMcpError(this.logger, `${family.method} "${found.target}"`, call.request.id, error, call.signal);
       return family.toErrorResult(error, found, call);
     }
   }
@@ -117,7 +154,7 @@ export class McpCallPipeline {
       if (!found.entry.extractsParameters) await prepareInvocation(invocation);
       const value = await found.entry.invoke(invocation);
       if (rounds?.pendingSignal) {
-        this.logger.warn(SIGNAL_SWALLOWED(`"${found.target}"`));
+        this.logger.warn(SIGNAL_SWALLOWED(`"${logSafe(found.target)}"`));
         return { kind: 'input_required', result: rounds.toInputRequiredResult(rounds.pendingSignal) };
       }
       return { kind: 'value', value };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { classifyMessage } from './json-rpc-envelope.js';
+import { classifyMessage, MAX_ID_LENGTH } from './json-rpc-envelope.js';
 
 const request = (id: unknown) => ({ jsonrpc: '2.0', id, method: 'tools/list', params: {} });
 
@@ -10,8 +10,20 @@ describe('classifyMessage ids', () => {
     expect(incoming).not.toHaveProperty('id');
   });
 
-  it.each([0, -1, 1.5, Number.MAX_SAFE_INTEGER, 'x'])('accepts the id %s', (id) => {
+  it.each([0, -1, 1.5, Number.MAX_SAFE_INTEGER, 'x', 'x'.repeat(MAX_ID_LENGTH)])('accepts the id %s', (id) => {
     expect(classifyMessage(request(id))).toMatchObject({ kind: 'request', request: { id } });
+  });
+
+  it.each([MAX_ID_LENGTH + 1, 1_000_000])('refuses a string id of %d characters (-32600, not echoed)', (length) => {
+    const incoming = classifyMessage(request('x'.repeat(length)));
+    expect(incoming).toEqual({ kind: 'invalid', error: expect.objectContaining({ code: -32600, httpStatus: 400 }) });
+    expect((incoming as { error: Error }).error.message).toBe(`Invalid Request: a string "id" must be at most ${MAX_ID_LENGTH} characters`);
+  });
+
+  it('does not echo an overlong id on any other refusal, nor hand it on with a client response', () => {
+    const id = 'x'.repeat(MAX_ID_LENGTH + 1);
+    expect(classifyMessage({ jsonrpc: '1.0', id, method: 'tools/list' })).toMatchObject({ kind: 'invalid', id: undefined });
+    expect(classifyMessage({ jsonrpc: '2.0', id, result: {} })).toMatchObject({ kind: 'response', id: undefined, response: { id: undefined } });
   });
 });
 

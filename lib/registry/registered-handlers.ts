@@ -17,7 +17,7 @@ export interface Callable {
   readonly extractsParameters?: boolean;
 }
 
-/** `hideWhenDenied`: runs the guards for a list probe; false hides the entry from its list. */
+/** `hideWhenDenied`: runs the guards for a list probe; false hides the entry from its list and from lookups by name. */
 interface Listable {
   canList?: (invocation: McpInvocation) => Promise<boolean>;
 }
@@ -27,8 +27,8 @@ export type RegisteredTool = ToolDefinition & Callable & Listable;
 /** A prompt ready to be rendered. @internal */
 export type RegisteredPrompt = PromptDefinition & Callable & Listable;
 /** A resource at a fixed URI. @internal */
-export type RegisteredResource = ResourceDefinition & Callable;
+export type RegisteredResource = ResourceDefinition & Callable & Listable;
 /** A family of resources under a URI template. @internal */
-export type RegisteredResourceTemplate = ResourceTemplateDefinition & Callable;
+export type RegisteredResourceTemplate = ResourceTemplateDefinition & Callable & Listable;
 /** A completion source for one argument of a prompt or template; called with `(value, context)`. @internal */
 export type RegisteredCompletion = CompletionDefinition & Callable;

@@ -91,6 +91,12 @@ export class InvoiceTools {
   pay(@McpArg('id') id: string) {
     return `paid ${id}`;
   }
+
+  @McpTool({ name: 'void-invoice', description: 'Needs invoices:write, listed for every token (so it can ask for a step-up)' })
+  @McpScopes('invoices:write')
+  voidInvoice(@McpArg('id') id: string) {
+    return `voided ${id}`;
+  }
 }
 
 /** A prompt whose argument completes only for tokens with invoices:read. */

@@ -29,6 +29,7 @@ import {
   McpModule,
   McpPrompt,
   McpResource,
+  McpResourceTemplate,
   McpTool,
   text,
   ToolContext,
@@ -210,6 +211,18 @@ export class AdminTools {
     return 'the report';
   }
 
+  @McpResource({ uri: 'admin://hidden-report', name: 'hidden-report', description: 'A guarded resource, hidden when denied', hideWhenDenied: true })
+  hiddenReport() {
+    seen.handlerRuns.push('admin-hidden-report');
+    return 'the hidden report';
+  }
+
+  @McpResourceTemplate({ uriTemplate: 'admin://hidden/{id}', name: 'hidden-item', description: 'A guarded template, hidden when denied', hideWhenDenied: true })
+  hiddenItem(@McpArg('id') id: string) {
+    seen.handlerRuns.push('admin-hidden-item');
+    return `item ${id}`;
+  }
+
   @McpTool({ name: 'admin-set', description: 'Guarded, with an argument' })
   set(@McpArg('level') level: number) {
     seen.handlerRuns.push('admin-set');
@@ -292,6 +305,15 @@ export class CallerCompletions {
   }
 }
 
+/** Completes the hidden template's variable, unguarded itself: whether the template may be seen is what decides. */
+@Injectable()
+export class HiddenItemCompletions {
+  @McpComplete({ resourceTemplate: 'admin://hidden/{id}', argument: 'id' })
+  ids(value: string) {
+    return ['a1', 'a2'].filter((id) => id.startsWith(value));
+  }
+}
+
 /** Request-scoped guard and interceptor on a singleton provider's tools. */
 @Injectable()
 export class ScopedEnhancerTools {
@@ -310,6 +332,6 @@ export class ScopedEnhancerTools {
 
 @Module({
   imports: [McpModule.forRoot({ name: 'enhancers-fixture', version: '1.0.0' })],
-  providers: [AdminTools, EnhancedTools, ScopedEnhancerTools, CallerCompletions],
+  providers: [AdminTools, EnhancedTools, ScopedEnhancerTools, CallerCompletions, HiddenItemCompletions],
 })
 export class EnhancersFixtureModule {}

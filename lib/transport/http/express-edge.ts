@@ -17,8 +17,6 @@ export function installExpressEdge(expressApp: unknown, edge: EndpointEdge): voi
         req.body = read.body;
         return next();
       }
-      // Closing the connection is what stops Node from reading the rest of an unread body.
-      if (!req.complete) res.setHeader('Connection', 'close');
       writeJsonRpcError(res, read.status, read.error);
     }, next);
   });

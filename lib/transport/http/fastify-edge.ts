@@ -68,8 +68,6 @@ function readBody(edge: EndpointEdge, request: FastifyRequestLike, reply: Fastif
   if (request.raw.method !== 'POST') return done(null, standInFor(request));
   edge.admit(request.raw, reply.raw).then((read) => {
     if (!('body' in read)) {
-      // Closing the connection is what stops Node from reading the rest of an unread body.
-      if (!request.raw.complete) reply.header('Connection', 'close');
       reply.code(read.status).send(jsonRpcError(read.error));
       return;
     }

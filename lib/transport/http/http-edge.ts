@@ -1,4 +1,4 @@
-import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable, Logger, type OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { MCP_SETTINGS } from '../../mcp.constants.js';
@@ -7,16 +7,18 @@ import { installExpressEdge } from './express-edge.js';
 import { prepareFastifyEdge } from './fastify-edge.js';
 import { OriginPolicy } from './origin.policy.js';
 import { admitJsonBody, deferContinue, type BodyLimits, type EndpointEdge, type Refusal } from './request-body.js';
+import { applyServerTimeouts } from './server-timeouts.js';
 
 /**
  * Puts the endpoint's checks and body reading in front of the controller, on Express or Fastify
  * (chosen by `getType()`; another adapter gets neither, and its own body parsing), and sets the
- * server's request and header timeouts and the deferred `100 Continue`.
+ * server's request and header timeouts (`applyServerTimeouts`) and the deferred `100 Continue`.
  * @internal
  */
 @Injectable()
 export class McpHttpEdge implements OnModuleInit, EndpointEdge {
   readonly limits: BodyLimits;
+  private readonly logger = new Logger('McpModule');
   private fastifyRoutes = 0;
 
   constructor(
@@ -24,7 +26,8 @@ export class McpHttpEdge implements OnModuleInit, EndpointEdge {
     private readonly adapterHost: HttpAdapterHost,
     private readonly origins: OriginPolicy,
   ) {
-    this.limits = { maxBodyBytes: settings.limits.maxBodyBytes, maxJsonDepth: settings.limits.maxJsonDepth };
+    const { maxBodyBytes, maxJsonDepth, bodyTimeoutMs } = settings.limits;
+    this.limits = { maxBodyBytes, maxJsonDepth, bodyTimeoutMs };
     // Fastify fixes a route's options when Nest adds the route, before any module hook: its hooks go
     // in as soon as the adapter exists (at once with NestFactory, at createNestApplication in tests).
     adapterHost?.init$?.subscribe(() => {
@@ -37,11 +40,9 @@ export class McpHttpEdge implements OnModuleInit, EndpointEdge {
     const adapter = this.adapterHost?.httpAdapter;
     const type = adapter?.getType();
     if (type !== 'express' && type !== 'fastify') return;
-    const { requestTimeoutMs, headersTimeoutMs } = this.settings.limits;
     const server = adapter.getHttpServer() as Server | undefined;
     if (server) {
-      server.requestTimeout = requestTimeoutMs;
-      server.headersTimeout = headersTimeoutMs;
+      applyServerTimeouts(server, this.settings.limits, this.logger);
       deferContinue(server, (req) => this.isEndpoint(req.url ?? ''));
     }
     if (type === 'express') installExpressEdge(adapter.getInstance(), this);
@@ -61,7 +62,11 @@ export class McpHttpEdge implements OnModuleInit, EndpointEdge {
     return path.endsWith(endpoint) || path.endsWith(`${endpoint}/`);
   }
 
-  admit(req: IncomingMessage, res: ServerResponse): Promise<{ body: unknown } | Refusal> {
-    return admitJsonBody(req, res, this.origins, this.limits);
+  async admit(req: IncomingMessage, res: ServerResponse): Promise<{ body: unknown } | Refusal> {
+    const read = await admitJsonBody(req, res, this.origins, this.limits);
+    if ('status' in read && read.status === 408) {
+      this.logger.debug(`A client did not send its POST body within ${this.limits.bodyTimeoutMs} ms (mocapi.limits.body-timeout) from ${String(req.socket.remoteAddress)}; answered 408`);
+    }
+    return read;
   }
 }

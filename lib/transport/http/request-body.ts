@@ -1,7 +1,6 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Readable } from 'node:stream';
 import { createBrotliDecompress, createGunzip, createInflate, type Gunzip } from 'node:zlib';
-import getRawBody from 'raw-body';
 import { InvalidRequestError, ParseError, type McpError } from '../../protocol/mcp.error.js';
 import type { OriginPolicy } from './origin.policy.js';
 import { headerValue } from './request-headers.js';
@@ -92,6 +91,8 @@ function mediaTypeRefusal(contentType: string): Refusal | undefined {
 export interface BodyLimits {
   maxBodyBytes: number;
   maxJsonDepth: number;
+  /** How long the body may take to arrive, from the end of its headers (or from `100 Continue`). */
+  bodyTimeoutMs: number;
 }
 
 /** What an adapter's edge needs of the module: which paths are the endpoint, and how a POST is admitted. */
@@ -99,42 +100,51 @@ export interface EndpointEdge {
   readonly limits: BodyLimits;
   /** True for a URL (path and query) or route path of the endpoint. */
   isEndpoint(url: string): boolean;
-  /** Header checks, `100 Continue`, then the parsed body, or the refusal to answer. */
+  /**
+   * Header checks, `100 Continue`, then the parsed body, or the refusal to answer. With a refusal, the
+   * connection is already seen to: what is left of the body is drained, or the connection closes after the answer.
+   */
   admit(req: IncomingMessage, res: ServerResponse): Promise<{ body: unknown } | Refusal>;
 }
 
 /**
  * Everything between a POST's headers and its handler, on either adapter: the header checks, then
- * `100 Continue` (when asked for) and the body. A refusal is returned for the edge to answer.
+ * `100 Continue` (when asked for) and the body. A refusal is returned for the edge to answer, the
+ * rest of its body taken care of (`afterRefusal`).
  */
 export async function admitJsonBody(req: IncomingMessage, res: ServerResponse, origins: OriginPolicy, limits: BodyLimits): Promise<{ body: unknown } | Refusal> {
   const refusal = refusalBeforeBody(req, origins, limits.maxBodyBytes);
-  if (refusal) return refusal;
+  if (refusal) {
+    // A client waiting for 100 Continue sends no body: nothing is left to read, and the connection cannot carry another request.
+    if (expectsContinue(req)) res.setHeader('Connection', 'close');
+    else afterRefusal(req, res, limits);
+    return refusal;
+  }
   if (expectsContinue(req)) res.writeContinue();
-  return readJsonBody(req, limits);
+  const read = await readJsonBody(req, limits);
+  if (!('body' in read)) afterRefusal(req, res, limits, read.status === 408);
+  return read;
 }
 
 /**
- * Reads and parses the JSON body, stopping at `maxBodyBytes` (after decompression): a larger body is
- * not read to its end. The nesting is checked on the text, before parsing, so depth costs no recursion.
+ * Reads and parses the JSON body, stopping at `maxBodyBytes` (after decompression) or when it has not
+ * arrived within `bodyTimeoutMs` (408): a larger or slower body is not read to its end. The nesting is
+ * checked on the text, before parsing, so depth costs no recursion.
  */
 export async function readJsonBody(req: IncomingMessage, limits: BodyLimits): Promise<{ body: unknown } | Refusal> {
   const coding = contentCoding(req);
   const decoder = DECODERS.get(coding)?.();
-  let stream: Readable = req;
-  if (decoder) stream = req.pipe(decoder);
-  let text: string;
-  try {
-    const bytes = await getRawBody(stream, { limit: limits.maxBodyBytes, length: decoder ? undefined : headerValue(req.headers, 'content-length') });
-    text = UTF8.decode(bytes);
-  } catch (error) {
-    if (decoder) {
-      req.unpipe(decoder);
-      decoder.destroy();
-    }
-    if ((error as { type?: unknown }).type === 'entity.too.large') return tooLarge(limits.maxBodyBytes);
-    return { status: 400, error: new ParseError('Parse error: the body could not be read as UTF-8 JSON') };
+  const stream: Readable = decoder ? req.pipe(decoder) : req;
+  const declared = decoder ? undefined : headerValue(req.headers, 'content-length');
+  const read = await readBytes(req, stream, limits.maxBodyBytes, declared === undefined ? undefined : Number(declared), limits.bodyTimeoutMs);
+  if (decoder && typeof read === 'symbol') {
+    req.unpipe(decoder);
+    decoder.destroy();
   }
+  if (read === TOO_LARGE) return tooLarge(limits.maxBodyBytes);
+  if (read === TIMED_OUT) return { status: 408, error: new InvalidRequestError(`Request Timeout: the body did not arrive within ${limits.bodyTimeoutMs} ms`) };
+  const text = read === UNREADABLE ? undefined : utf8(read.bytes);
+  if (text === undefined) return { status: 400, error: new ParseError('Parse error: the body could not be read as UTF-8 JSON') };
   if (text.trim() === '') return { body: undefined };
   // A text of n characters cannot nest deeper than n/2 levels: short bodies need no scan.
   if (text.length > limits.maxJsonDepth * 2 && nestsDeeperThan(text, limits.maxJsonDepth)) {
@@ -145,6 +155,101 @@ export async function readJsonBody(req: IncomingMessage, limits: BodyLimits): Pr
   } catch {
     return { status: 400, error: new ParseError() };
   }
+}
+
+/** The bytes as text, or undefined when they are not UTF-8. */
+function utf8(bytes: Buffer): string | undefined {
+  try {
+    return UTF8.decode(bytes);
+  } catch {
+    return undefined;
+  }
+}
+
+const TOO_LARGE = Symbol('too large');
+const TIMED_OUT = Symbol('timed out');
+/** The stream failed or closed before its end, or its length was not the one declared. */
+const UNREADABLE = Symbol('unreadable');
+type BytesRead = { bytes: Buffer } | typeof TOO_LARGE | typeof TIMED_OUT | typeof UNREADABLE;
+
+/**
+ * The bytes of `stream` (the request, or its decoder) to its end, unless there are more than `limit`,
+ * they take longer than `timeoutMs`, or they end otherwise than declared. Stops reading at once in
+ * those cases (the stream is paused, the listeners gone), leaving the rest to `afterRefusal`.
+ */
+function readBytes(req: IncomingMessage, stream: Readable, limit: number, declared: number | undefined, timeoutMs: number): Promise<BytesRead> {
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let received = 0;
+    const finish = (outcome: BytesRead) => {
+      clearTimeout(timer);
+      stream.off('data', onData).off('end', onEnd).off('error', onFailure);
+      req.off('close', onClose);
+      if (typeof outcome === 'symbol') stream.pause();
+      resolve(outcome);
+    };
+    const onData = (chunk: Buffer) => {
+      received += chunk.length;
+      if (received > limit) return finish(TOO_LARGE);
+      chunks.push(chunk);
+    };
+    const onEnd = () => finish(declared !== undefined && declared !== received ? UNREADABLE : { bytes: Buffer.concat(chunks, received) });
+    const onFailure = () => finish(UNREADABLE);
+    // Closed before the whole body came: the client went away mid-body.
+    const onClose = () => (req.complete ? undefined : finish(UNREADABLE));
+    const timer = setTimeout(() => finish(TIMED_OUT), timeoutMs);
+    stream.on('data', onData).on('end', onEnd).on('error', onFailure);
+    req.on('close', onClose);
+  });
+}
+
+/** At most this much of a refused body is read and thrown away before the connection is closed instead. */
+export const DRAIN_MAX_BYTES = 16 * 1024 * 1024;
+
+/** Sockets whose refused body is being drained: a request timeout meanwhile has nothing left to answer. */
+const draining = new WeakSet<object>();
+
+/** True while the socket's refused request is drained: its answer went out already. */
+export function isDraining(socket: object): boolean {
+  return draining.has(socket);
+}
+
+/**
+ * The connection of a refused POST whose body was not read to its end. A client still sending it
+ * (Node's `fetch`, which the official SDKs use, sends the whole body before it reads an answer, and
+ * fails with EPIPE when the server closes first) must be able to read the answer: the rest of the body
+ * is read and thrown away, up to `DRAIN_MAX_BYTES` and within `bodyTimeoutMs`, and the connection stays
+ * open for the next request. A body too slow to wait for (a 408), or declared longer than that, is not
+ * drained: the connection closes after the answer. Past either bound a drain ends the same way.
+ */
+function afterRefusal(req: IncomingMessage, res: ServerResponse, limits: BodyLimits, timedOut = false): void {
+  if (req.complete) return;
+  if (timedOut || Number(headerValue(req.headers, 'content-length') ?? 0) > DRAIN_MAX_BYTES) {
+    res.setHeader('Connection', 'close');
+    return;
+  }
+  const socket = req.socket;
+  let drained = 0;
+  const stop = () => {
+    done();
+    req.pause();
+    // The answer goes out first: closing before it is flushed would lose it.
+    if (res.writableFinished) socket.destroy();
+    else res.once('finish', () => socket.destroy());
+  };
+  const onData = (chunk: Buffer) => {
+    drained += chunk.length;
+    if (drained > DRAIN_MAX_BYTES) stop();
+  };
+  const done = () => {
+    clearTimeout(timer);
+    draining.delete(socket);
+    req.off('data', onData).off('end', done).off('close', done);
+  };
+  const timer = setTimeout(stop, limits.bodyTimeoutMs);
+  draining.add(socket);
+  req.on('data', onData).on('end', done).on('close', done);
+  req.resume();
 }
 
 /** True when arrays and objects in the JSON text nest deeper than `max` (brackets inside strings do not count). */

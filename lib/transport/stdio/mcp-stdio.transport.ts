@@ -5,6 +5,7 @@ import { finalize, type Subscription } from 'rxjs';
 import type { McpDispatcher, OutboundMessage, TransportFacts } from '../../dispatch/mcp.dispatcher.js';
 import type { McpEras, McpSession } from '../../era/index.js';
 import { requestIdKey as keyOf } from '../../dispatch/request-id-key.js';
+import { logSafe } from '../../protocol/log-text.js';
 import { InvalidRequestError, UnsupportedProtocolVersionError, type McpError } from '../../protocol/mcp.error.js';
 import type { JsonObject, JsonRpcMessage, JsonRpcRequest } from '../../protocol/wire.types.js';
 import { classifyLine } from './stdio-message.js';
@@ -164,7 +165,7 @@ export class McpStdioTransport {
         // The answer to a question of a 2025 call. An unknown one is only logged: answering it with
         // an error could collide with a pending request of the client under the same id.
         if (!this.session || !this.eras.answer(this.session, incoming.response)) {
-          this.logger.debug(`Ignoring a JSON-RPC response no call awaits (id ${String(incoming.id)})`);
+          this.logger.debug(`Ignoring a JSON-RPC response no call awaits (id ${logSafe(incoming.id)})`);
         }
         return;
       case 'notification':
