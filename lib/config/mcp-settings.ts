@@ -2,6 +2,7 @@ import type { McpModuleOptions, McpProtocolPosture } from '../interfaces/mcp-mod
 import type { CacheScope, Implementation } from '../protocol/wire.types.js';
 import { DEFAULT_ENDPOINT, DEFAULT_MRTR_TTL, DEFAULT_SESSION_TTL, DEFAULT_PAGE_SIZE, DEFAULT_STORE_KEY_PREFIX, DEFAULT_STORE_MAX_ENTRIES, DEFAULT_STORE_SHARES, DEFAULT_TASKS_PER_CLIENT, defaultStoreBudget } from '../mcp.constants.js';
 import { parseIsoDuration } from './iso-duration.util.js';
+import { resolveDeclaredPath } from './declaring-file.js';
 
 /** The store given in the options (typed from there: config/ does not import store/). */
 type McpStoreOption = NonNullable<McpModuleOptions['store']>['instance'];
@@ -185,7 +186,11 @@ function headerName(value: string | undefined, key: string): string | undefined 
   return name;
 }
 
-export function resolveMcpSettings(options: McpModuleOptions = {}, config?: ConfigReader): McpSettings {
+/**
+ * @param declaredIn the directory of the file that called `forRoot()`: paths given in the options
+ * resolve from there, paths from config from the working directory.
+ */
+export function resolveMcpSettings(options: McpModuleOptions = {}, config?: ConfigReader, declaredIn?: string): McpSettings {
   const read = (key: string) => readConfig(config, key);
   const endpoint = options.endpoint ?? read('mocapi.endpoint') ?? DEFAULT_ENDPOINT;
   const ttl = options.mrtr?.ttl ?? read('mocapi.mrtr.ttl') ?? DEFAULT_MRTR_TTL;
@@ -282,8 +287,12 @@ export function resolveMcpSettings(options: McpModuleOptions = {}, config?: Conf
       cacheScope,
     },
     skills: {
-      directory: options.skills?.directory ?? read('mocapi.skills.directory'),
+      directory: declaredPath(options.skills?.directory, declaredIn) ?? declaredPath(read('mocapi.skills.directory'), undefined),
       directoryRead: flag(options.skills?.directoryRead ?? read('mocapi.skills.directory-read'), 'mocapi.skills.directory-read', true),
     },
   };
+}
+
+function declaredPath(given: string | URL | undefined, declaredIn: string | undefined): string | undefined {
+  return given === undefined ? undefined : resolveDeclaredPath(given, declaredIn);
 }
