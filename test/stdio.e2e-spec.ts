@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
@@ -157,8 +157,9 @@ class RawServer {
   /** The exit, once all output is read ('close', not 'exit'). */
   readonly closed: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 
-  constructor() {
-    this.child = spawn(process.execPath, [ENTRY], { cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'] });
+  /** @param cwd where the process starts: desktop clients start servers from their own directory. */
+  constructor(cwd = ROOT) {
+    this.child = spawn(process.execPath, [join(ROOT, ENTRY)], { cwd, stdio: ['pipe', 'pipe', 'pipe'] });
     this.stdout = new JsonLines("the sample's stdout", this.child.stdout);
     this.stderr = new StreamText("the sample's stderr", this.child.stderr);
     this.closed = new Promise((resolve) => this.child.on('close', (code, signal) => resolve({ code, signal })));
@@ -781,6 +782,55 @@ describe('stdio: every progress notification reaches the official clients before
     } finally {
       await started.app.close();
       rmSync(home, { recursive: true, force: true });
+    }
+  }, 60_000);
+});
+
+describe('stdio: started from another working directory, as desktop clients start servers (issue 32)', () => {
+  const entry = join(ROOT, ENTRY);
+  let elsewhere: string;
+
+  beforeAll(() => {
+    elsewhere = mkdtempSync(join(tmpdir(), 'nest-mcp-cwd-'));
+  });
+  afterAll(() => {
+    rmSync(elsewhere, { recursive: true, force: true });
+  });
+
+  it('answers server/discover and a 2025 initialize; the app file and the skills folder are found beside the compiled sample', async () => {
+    const modern = new RawServer(elsewhere);
+    try {
+      modern.send(`${request('discover', 'server/discover')}\n${request('app', 'resources/read', { uri: 'ui://forecast/view.html' })}\n`);
+      expect((await modern.response('discover')).result).toEqual(expect.objectContaining({ supportedVersions: expect.arrayContaining([PROTOCOL_VERSION]) }));
+      expect((await modern.response('app')).result.contents[0].text).toContain('<!DOCTYPE html>');
+      modern.send(`${request('skill', 'resources/read', { uri: 'skill://release-notes/SKILL.md' })}\n`);
+      expect((await modern.response('skill')).result.contents[0].text).toContain('name: release-notes');
+    } finally {
+      modern.kill();
+    }
+    const legacy = new RawServer(elsewhere);
+    try {
+      legacy.send(`${initialize('init')}\n`);
+      expect((await legacy.response('init')).result).toEqual(expect.objectContaining({ protocolVersion: '2025-11-25' }));
+    } finally {
+      legacy.kill();
+    }
+  });
+
+  it('the official client 2.x and the v1 SDK connect and list the sample tools', async () => {
+    const client = new Client({ name: 'nest-mcp-elsewhere', version: '1.0.0' }, { capabilities: {}, versionNegotiation: { mode: { pin: PROTOCOL_VERSION } } });
+    await client.connect(new StdioClientTransport({ command: process.execPath, args: [entry], cwd: elsewhere, stderr: 'pipe' }));
+    try {
+      expect((await client.listTools()).tools.map((tool: Msg) => tool.name)).toContain('forecast');
+    } finally {
+      await client.close();
+    }
+    const v1 = new ClientV1({ name: 'nest-mcp-elsewhere', version: '1.0.0' }, { capabilities: {} });
+    await v1.connect(new StdioV1({ command: process.execPath, args: [entry], cwd: elsewhere, stderr: 'pipe' }));
+    try {
+      expect((await v1.listTools()).tools.map((tool: Msg) => tool.name)).toContain('forecast');
+    } finally {
+      await v1.close();
     }
   }, 60_000);
 });

@@ -2,6 +2,10 @@ import type { McpModuleOptions, McpProtocolPosture } from '../interfaces/mcp-mod
 import type { CacheScope, Implementation } from '../protocol/wire.types.js';
 import { DEFAULT_ENDPOINT, DEFAULT_MRTR_TTL, DEFAULT_SESSION_TTL, DEFAULT_PAGE_SIZE, DEFAULT_STORE_KEY_PREFIX, DEFAULT_STORE_MAX_ENTRIES, DEFAULT_STORE_SHARES, DEFAULT_TASKS_PER_CLIENT, defaultStoreBudget } from '../mcp.constants.js';
 import { parseIsoDuration } from './iso-duration.util.js';
+import { resolveDeclaredPath } from './declaring-file.js';
+import { SettingSources, type ConfigReader } from './setting-sources.js';
+
+export type { ConfigReader } from './setting-sources.js';
 
 /** The store given in the options (typed from there: config/ does not import store/). */
 type McpStoreOption = NonNullable<McpModuleOptions['store']>['instance'];
@@ -68,25 +72,6 @@ export interface McpSettings {
   tasks: { ttlMs: number; pollIntervalMs: number; leaseMs: number; maxPerClient: number; clientIpHeader: string | undefined };
   /** `directory` absent: no skills are published. */
   skills: { directory: string | undefined; directoryRead: boolean };
-}
-
-/** The part of `ConfigService` the module needs. */
-export interface ConfigReader {
-  get(key: string): unknown;
-}
-
-/**
- * Reads one `mocapi.*` key: first as written (`mocapi.mrtr.ttl`, as loaded by `registerAs` or a
- * config factory), then as the environment variable form (`MOCAPI_MRTR_TTL`) so `.env` files work.
- */
-function readConfig(config: ConfigReader | undefined, key: string): string | undefined {
-  if (!config) return undefined;
-  const envKey = key.toUpperCase().replace(/[.-]/g, '_');
-  for (const candidate of [key, envKey]) {
-    const value = config.get(candidate);
-    if (value !== undefined && value !== null && value !== '') return String(value);
-  }
-  return undefined;
 }
 
 function list(value: string | undefined): string[] | undefined {
@@ -185,8 +170,25 @@ function headerName(value: string | undefined, key: string): string | undefined 
   return name;
 }
 
-export function resolveMcpSettings(options: McpModuleOptions = {}, config?: ConfigReader): McpSettings {
-  const read = (key: string) => readConfig(config, key);
+/**
+ * @param declaredIn the directory of the file that called `forRoot()`: paths given in the options
+ * resolve from there, paths from config from the working directory.
+ */
+export function resolveMcpSettings(options: McpModuleOptions = {}, config?: ConfigReader, declaredIn?: string): McpSettings {
+  const sources = new SettingSources(options, config);
+  try {
+    return sources.describe(settingsOf(options, config, sources, declaredIn));
+  } catch (error) {
+    throw sources.configurationError(error);
+  }
+}
+
+/**
+ * Each `mocapi.*` key is read as written (`mocapi.mrtr.ttl`, as loaded by `registerAs` or a config
+ * factory), then in its environment form (`MOCAPI_MRTR_TTL`) so `.env` files work; options win.
+ */
+function settingsOf(options: McpModuleOptions, config: ConfigReader | undefined, sources: SettingSources, declaredIn: string | undefined): McpSettings {
+  const read = (key: string) => sources.read(key);
   const endpoint = options.endpoint ?? read('mocapi.endpoint') ?? DEFAULT_ENDPOINT;
   const ttl = options.mrtr?.ttl ?? read('mocapi.mrtr.ttl') ?? DEFAULT_MRTR_TTL;
   const ttlMs = duration('mocapi.mrtr.ttl', ttl);
@@ -282,8 +284,12 @@ export function resolveMcpSettings(options: McpModuleOptions = {}, config?: Conf
       cacheScope,
     },
     skills: {
-      directory: options.skills?.directory ?? read('mocapi.skills.directory'),
+      directory: declaredPath(options.skills?.directory, declaredIn) ?? declaredPath(read('mocapi.skills.directory'), undefined),
       directoryRead: flag(options.skills?.directoryRead ?? read('mocapi.skills.directory-read'), 'mocapi.skills.directory-read', true),
     },
   };
+}
+
+function declaredPath(given: string | URL | undefined, declaredIn: string | undefined): string | undefined {
+  return given === undefined ? undefined : resolveDeclaredPath(given, declaredIn);
 }

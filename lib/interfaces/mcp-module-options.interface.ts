@@ -113,9 +113,11 @@ export interface McpModuleOptions {
     /**
      * A folder of skill directories, each with a `SKILL.md` (YAML frontmatter with `name` and
      * `description`); a nested folder is a skill path (`acme/billing/refunds`). Read once at start-up.
-     * Relative to the working directory. Config: `mocapi.skills.directory`. Default: no skills.
+     * A `file:` URL, an absolute path, or a path relative to the file that calls `forRoot()` /
+     * `forRootAsync()`; from config (`mocapi.skills.directory`), relative to the working directory.
+     * Default: no skills.
      */
-    directory?: string;
+    directory?: string | URL;
     /** Serve `resources/directory/read` on skill folders. Config: `mocapi.skills.directory-read`. Default true. */
     directoryRead?: boolean;
   };
