@@ -104,9 +104,14 @@ export class McpAuthService implements OnModuleInit {
     return { ok: true, auth: normalized };
   }
 
-  /** `Bearer error="insufficient_scope", scope="…", resource_metadata="…"`. */
+  /**
+   * `Bearer error="insufficient_scope", scope="…", resource_metadata="…"`. The scope names what every
+   * request needs (`requiredScopes`) besides what this call needs, so that a client authorizing anew with
+   * exactly that scope does not lose what it had (MCP authorization, "scope challenge handling").
+   */
   insufficientScopeChallenge(scopes: string[]): string {
-    return this.challenge({ error: 'insufficient_scope', description: 'The access token lacks a required scope', scope: scopes });
+    const scope = [...new Set([...(this.options?.requiredScopes ?? []), ...scopes])];
+    return this.challenge({ error: 'insufficient_scope', description: 'The access token lacks a required scope', scope });
   }
 
   private invalid(description: string, scope: string[]): McpTokenCheck {
