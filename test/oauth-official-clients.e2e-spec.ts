@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Client, StreamableHTTPClientTransport, UnauthorizedError } from '@modelcontextprotocol/client';
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
+import { UnauthorizedError as UnauthorizedErrorV1 } from '@modelcontextprotocol/sdk/client/auth.js';
 import { StreamableHTTPClientTransport as TransportV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { INestApplication } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
@@ -74,7 +75,7 @@ describe('OAuth end to end: a real authorization server and the official clients
     try {
       return await call();
     } catch (error) {
-      if (!(error instanceof UnauthorizedError) && !(error instanceof Error && error.name === 'UnauthorizedError')) throw error;
+      if (!(error instanceof UnauthorizedError) && !(error instanceof UnauthorizedErrorV1)) throw error;
       await finishAuth();
       return call();
     }
@@ -134,8 +135,9 @@ describe('OAuth end to end: a real authorization server and the official clients
       expect(result.content).toEqual([{ type: 'text', text: 'voided inv-7' }]);
       const stepUp = exchanges.slice(before);
       const refused = stepUp.find((exchange) => exchange.status === 403);
+      // The scope every request needs (invoices:read) comes along, so a new authorization keeps it.
       expect(refused?.wwwAuthenticate).toContain('error="insufficient_scope"');
-      expect(refused?.wwwAuthenticate).toContain('scope="invoices:write"');
+      expect(refused?.wwwAuthenticate).toContain('scope="invoices:read invoices:write"');
       const again = provider.authorizationRequests.at(-1)!;
       expect(again.searchParams.get('scope')?.split(' ')).toEqual(expect.arrayContaining(['invoices:read', 'invoices:write']));
       expect(again.searchParams.get('resource')).toBe(resource);
@@ -169,6 +171,96 @@ describe('OAuth end to end: a real authorization server and the official clients
         expect(refresh.find((exchange) => exchange.url.pathname === '/token')).toEqual(expect.objectContaining({ status: 200, grantType: 'refresh_token' }));
         expect(shortLived.saved!.access_token).not.toBe(expired);
         expect(shortLived.authorizationRequests).toHaveLength(1); // refreshed, not signed in again
+      } finally {
+        await connection.client.close();
+      }
+    });
+  });
+
+  // SDK 1.x steps up by calling auth() with the challenge's scope, which refreshes when the client holds a
+  // refresh token (same scope, so the retry is refused again: "403 after trying upscoping"). Registered without
+  // the refresh_token grant, it authorizes anew, as step-up needs.
+  describe('SDK 1.x (2025-11-25, initialize sessions)', () => {
+    const provider = new HeadlessOAuthProvider('oauth-e2e-v1', { refreshTokens: false });
+    const exchanges: Exchange[] = [];
+    let client: ClientV1;
+    let transport: TransportV1;
+
+    const open = () => {
+      transport = new TransportV1(new URL(url), { authProvider: provider as never, fetch: recordingFetch(exchanges) });
+      client = new ClientV1({ name: 'oauth-e2e-v1', version: '1.0.0' });
+    };
+
+    afterAll(async () => {
+      await client?.close();
+    });
+
+    it('401 on initialize → metadata → registration → code with PKCE and the resource → a session whose calls succeed', async () => {
+      open();
+      await expect(client.connect(transport)).rejects.toThrow(/Unauthorized/);
+      await transport.finishAuth(provider.takeCallback().get('code')!);
+      open();
+      await client.connect(transport);
+      expect(transport.sessionId).toEqual(expect.any(String));
+
+      const flow = exchanges.map(path);
+      expect(flow[0]).toBe('POST mcp/mcp 401');
+      expect(flow).toEqual(expect.arrayContaining(['GET mcp/.well-known/oauth-protected-resource/mcp 200', 'POST as/reg 201', 'POST as/token 200']));
+      const [request] = provider.authorizationRequests;
+      expect(request.searchParams.get('code_challenge_method')).toBe('S256');
+      expect(request.searchParams.get('resource')).toBe(resource);
+      expect(jwtClaims(provider.saved!.access_token)).toEqual(expect.objectContaining({ iss: as.issuer, aud: resource, sub: 'alice' }));
+
+      const whoami = await client.callTool({ name: 'whoami', arguments: {} });
+      expect(whoami.structuredContent).toEqual(expect.objectContaining({ subject: 'alice', clientId: provider.registered?.client_id }));
+      const names = (await client.listTools()).tools.map((tool) => tool.name);
+      expect(names).toContain('void-invoice');
+      expect(names).not.toContain('pay-invoice');
+    });
+
+    it('step-up: 403 insufficient_scope naming invoices:write; the client re-authorizes and the call succeeds in its session', async () => {
+      const before = exchanges.length;
+      const result = await afterSignIn(
+        () => transport.finishAuth(provider.takeCallback().get('code')!),
+        () => client.callTool({ name: 'void-invoice', arguments: { id: 'inv-9' } }),
+      );
+      expect(result.content).toEqual([{ type: 'text', text: 'voided inv-9' }]);
+      const refused = exchanges.slice(before).find((exchange) => exchange.status === 403);
+      expect(refused?.wwwAuthenticate).toContain('error="insufficient_scope"');
+      expect(refused?.wwwAuthenticate).toContain('scope="invoices:read invoices:write"');
+      expect(provider.authorizationRequests).toHaveLength(2);
+      expect(provider.authorizationRequests[1].searchParams.get('scope')?.split(' ')).toEqual(expect.arrayContaining(['invoices:read', 'invoices:write']));
+      expect(jwtClaims(provider.saved!.access_token).scope).toEqual(expect.stringContaining('invoices:write'));
+      expect((await client.listTools()).tools.map((tool) => tool.name)).toContain('pay-invoice');
+    });
+
+    it('an expired access token is refused 401; a client holding a refresh token refreshes it and its session goes on', async () => {
+      const refreshing = new HeadlessOAuthProvider('oauth-e2e-v1-expiry');
+      const seen: Exchange[] = [];
+      const connect = () => ({
+        transport: new TransportV1(new URL(url), { authProvider: refreshing as never, fetch: recordingFetch(seen) }),
+        client: new ClientV1({ name: 'oauth-e2e-v1', version: '1.0.0' }),
+      });
+      await as.setAccessTokenTtl(1);
+      let connection = connect();
+      try {
+        await expect(connection.client.connect(connection.transport)).rejects.toThrow(/Unauthorized/);
+        await connection.transport.finishAuth(refreshing.takeCallback().get('code')!);
+      } finally {
+        await as.setAccessTokenTtl(300);
+      }
+      connection = connect();
+      await connection.client.connect(connection.transport);
+      try {
+        const expired = refreshing.saved!.access_token;
+        await until(async () => (await rawCall(expired)).status === 401, 'the server to refuse the one-second token');
+        const before = seen.length;
+        const result = await connection.client.callTool({ name: 'whoami', arguments: {} });
+        expect(result.structuredContent).toEqual(expect.objectContaining({ subject: 'alice' }));
+        expect(seen.slice(before).map(path)[0]).toBe('POST mcp/mcp 401');
+        expect(seen.slice(before).find((exchange) => exchange.url.pathname === '/token')).toEqual(expect.objectContaining({ status: 200, grantType: 'refresh_token' }));
+        expect(refreshing.saved!.access_token).not.toBe(expired);
+        expect(refreshing.authorizationRequests).toHaveLength(1);
       } finally {
         await connection.client.close();
       }

@@ -102,13 +102,17 @@ export class HeadlessOAuthProvider {
   private discovery?: unknown;
   private readonly cookies = new Map<string, string>();
 
-  constructor(private readonly name: string) {}
+  /** `refreshTokens: false`: registers for the authorization code grant alone, so it is issued no refresh token. */
+  constructor(
+    private readonly name: string,
+    private readonly options: { refreshTokens?: boolean } = {},
+  ) {}
 
   get clientMetadata() {
     return {
       client_name: this.name,
       redirect_uris: [this.redirectUrl],
-      grant_types: ['authorization_code', 'refresh_token'],
+      grant_types: this.options.refreshTokens === false ? ['authorization_code'] : ['authorization_code', 'refresh_token'],
       response_types: ['code'],
       token_endpoint_auth_method: 'none',
     };
