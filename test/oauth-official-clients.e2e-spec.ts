@@ -9,6 +9,7 @@ import { Test } from '@nestjs/testing';
 import { McpModule } from '../lib/index.js';
 import { InvoiceTools } from './src/nest-auth.fixture.js';
 import { createHttpApp } from './support/http-adapter.js';
+import { postMcp, rpc } from './support/mcp-http.js';
 import { freePort } from './support/local-services.js';
 import { HeadlessOAuthProvider, jwtClaims, recordingFetch, startAuthorizationServer, type AuthorizationServer, type Exchange } from './support/oauth-authorization-server.js';
 import { until } from './support/waiting.js';
@@ -267,24 +268,8 @@ describe('OAuth end to end: a real authorization server and the official clients
     });
   });
 
-  /** A tools/call with `token`, as any client would send it. */
-  function rawCall(token: string): Promise<Response> {
-    return fetch(url, {
-      method: 'POST',
-      headers: {
-        authorization: `Bearer ${token}`,
-        'content-type': 'application/json',
-        accept: 'application/json, text/event-stream',
-        'mcp-protocol-version': '2026-07-28',
-        'mcp-method': 'tools/call',
-        'mcp-name': 'whoami',
-      },
-      body: JSON.stringify({
-        jsonrpc: '2.0',
-        id: 1,
-        method: 'tools/call',
-        params: { name: 'whoami', arguments: {}, _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} } },
-      }),
-    });
+  /** A tools/call of whoami with `token`, as any client would send it. */
+  function rawCall(token: string) {
+    return postMcp(url, rpc('tools/call', { name: 'whoami', arguments: {} }), { headers: { authorization: `Bearer ${token}` }, skipSchema: true });
   }
 });

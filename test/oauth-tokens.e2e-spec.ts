@@ -8,6 +8,7 @@ import { McpModule } from '../lib/index.js';
 import { InvoiceTools } from './src/nest-auth.fixture.js';
 import { createHttpApp } from './support/http-adapter.js';
 import { freePort } from './support/local-services.js';
+import { postMcp, rpc } from './support/mcp-http.js';
 import { RESOURCE_SERVER_CLIENT, startAuthorizationServer, type AuthorizationServer } from './support/oauth-authorization-server.js';
 
 /** An app on a port of its own whose module is configured as `.env` would: `MOCAPI_AUTH_*` keys only. */
@@ -25,24 +26,8 @@ async function startConfiguredApp(keys: (resource: string) => Record<string, str
 
 /** A tools/call of whoami with `token`; resolves to the status, the challenge and the body. */
 async function callWith(url: string, token: string) {
-  const response = await fetch(url, {
-    method: 'POST',
-    headers: {
-      authorization: `Bearer ${token}`,
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      'mcp-protocol-version': '2026-07-28',
-      'mcp-method': 'tools/call',
-      'mcp-name': 'whoami',
-    },
-    body: JSON.stringify({
-      jsonrpc: '2.0',
-      id: 'who',
-      method: 'tools/call',
-      params: { name: 'whoami', arguments: {}, _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} } },
-    }),
-  });
-  return { status: response.status, challenge: response.headers.get('www-authenticate') ?? '', body: (await response.json()) as Record<string, any> };
+  const response = await postMcp(url, rpc('tools/call', { name: 'whoami', arguments: {} }), { headers: { authorization: `Bearer ${token}` }, skipSchema: true });
+  return { status: response.status, challenge: response.headers.get('www-authenticate') ?? '', body: response.body };
 }
 
 /**
