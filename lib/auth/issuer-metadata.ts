@@ -20,9 +20,10 @@ export async function discoverJwksUri(issuer: string): Promise<string> {
       continue;
     }
     const metadata = (await response.json()) as { issuer?: unknown; jwks_uri?: unknown };
-    if (metadata.issuer !== issuer) throw new Error(`${candidate} names the issuer ${JSON.stringify(metadata.issuer)}, not ${JSON.stringify(issuer)}`);
-    if (typeof metadata.jwks_uri !== 'string' || !URL.canParse(metadata.jwks_uri)) throw new Error(`${candidate} has no jwks_uri`);
-    return metadata.jwks_uri;
+    // Another issuer's document (a host serving several) is not this one's: try the next place.
+    if (metadata.issuer !== issuer) failures.push(`${candidate} names the issuer ${JSON.stringify(metadata.issuer)}`);
+    else if (typeof metadata.jwks_uri !== 'string' || !URL.canParse(metadata.jwks_uri)) failures.push(`${candidate} has no jwks_uri`);
+    else return metadata.jwks_uri;
   }
   throw new Error(`No authorization server metadata for ${issuer} (${failures.join('; ')}); set jwksUri (mocapi.auth.jwks-uri)`);
 }

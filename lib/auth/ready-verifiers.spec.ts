@@ -4,6 +4,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { resolveMcpSettings } from '../config/mcp-settings.js';
 import { McpIntrospectionVerifier } from './introspection-verifier.js';
+import { discoverJwksUri } from './issuer-metadata.js';
 import { JOSE_MISSING, loadJose } from './jose-loader.js';
 import { McpJwtVerifier } from './jwt-verifier.js';
 import { authInfoFromClaims } from './token-claims.js';
@@ -208,5 +209,44 @@ describe('mocapi.auth.* settings', () => {
     expect(() => settings({ MOCAPI_AUTH_ISSUER: 'https://as.example.test' })).toThrow(/mocapi.auth.resource .* must be set/);
     expect(() => settings({ MOCAPI_AUTH_RESOURCE: RESOURCE })).toThrow(/set mocapi.auth.issuer/);
     expect(() => settings({ MOCAPI_AUTH_RESOURCE: RESOURCE, MOCAPI_AUTH_ISSUER: 'https://as.example.test', MOCAPI_AUTH_CLOCK_TOLERANCE: '30' })).toThrow(/mocapi.auth.clock-tolerance/);
+  });
+});
+
+/** Issuer metadata served by a real loopback server: which document names the keys. */
+describe('discoverJwksUri', () => {
+  let server: Server;
+  let origin: string;
+  const documents = new Map<string, Record<string, unknown>>();
+
+  beforeAll(async () => {
+    server = createServer((req, res) => {
+      const document = documents.get(req.url ?? '');
+      res.writeHead(document ? 200 : 404, { 'content-type': 'application/json' }).end(JSON.stringify(document ?? { error: 'not found' }));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+
+  afterAll(async () => {
+    await new Promise((resolve) => server.close(resolve));
+  });
+
+  it('reads RFC 8414 metadata, the well-known path inserted before the issuer path', async () => {
+    documents.clear();
+    documents.set('/.well-known/oauth-authorization-server/tenant/a', { issuer: `${origin}/tenant/a`, jwks_uri: `${origin}/keys/a` });
+    await expect(discoverJwksUri(`${origin}/tenant/a`)).resolves.toBe(`${origin}/keys/a`);
+  });
+
+  it('falls back to OpenID discovery appended to the issuer (Keycloak realms), past a document of another issuer', async () => {
+    documents.clear();
+    documents.set('/.well-known/oauth-authorization-server/realms/acme', { issuer: `${origin}/realms/other`, jwks_uri: `${origin}/keys/other` });
+    documents.set('/realms/acme/.well-known/openid-configuration', { issuer: `${origin}/realms/acme`, jwks_uri: `${origin}/realms/acme/certs` });
+    await expect(discoverJwksUri(`${origin}/realms/acme`)).resolves.toBe(`${origin}/realms/acme/certs`);
+  });
+
+  it('says what it tried when no document names the issuer with keys', async () => {
+    documents.clear();
+    documents.set('/.well-known/oauth-authorization-server', { issuer: origin });
+    await expect(discoverJwksUri(origin)).rejects.toThrow(/has no jwks_uri.*HTTP 404.*set jwksUri/);
   });
 });
