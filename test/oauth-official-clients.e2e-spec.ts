@@ -11,24 +11,36 @@ import { InvoiceTools } from './src/nest-auth.fixture.js';
 import { createHttpApp } from './support/http-adapter.js';
 import { postMcp, rpc } from './support/mcp-http.js';
 import { freePort } from './support/local-services.js';
-import { HeadlessOAuthProvider, jwtClaims, recordingFetch, startAuthorizationServer, type AuthorizationServer, type Exchange } from './support/oauth-authorization-server.js';
+import {
+  HeadlessOAuthProvider,
+  jwtClaims,
+  metadataDocumentHost,
+  recordingFetch,
+  startAuthorizationServer,
+  type AuthorizationServer,
+  type Exchange,
+  type MetadataDocumentHost,
+} from './support/oauth-authorization-server.js';
 import { until } from './support/waiting.js';
 
 /**
  * The whole OAuth path, with nothing mocked: oidc-provider runs as its own process on loopback, the MCP
  * server checks its JWT access tokens with the ready verifier (`auth.jwt`: the issuer's JWKS, the resource as
  * audience), and the official clients sign in through their OAuth providers. The login approves by itself,
- * so the providers follow its redirects with fetch. Registration is dynamic (RFC 7591): the clients use a
- * Client ID Metadata Document only at an https URL, which loopback does not have.
+ * so the providers follow its redirects with fetch. Registration: dynamic (RFC 7591), and for the 2.x client
+ * also a Client ID Metadata Document, served over https on loopback by the test (a self-signed certificate
+ * the authorization server is told to trust).
  */
 describe('OAuth end to end: a real authorization server and the official clients', () => {
   let as: AuthorizationServer;
+  let documents: MetadataDocumentHost;
   let app: INestApplication;
   let url: string;
   let resource: string;
 
   beforeAll(async () => {
-    as = await startAuthorizationServer();
+    documents = metadataDocumentHost();
+    as = await startAuthorizationServer({ trustCertificate: documents.certificate });
     const port = await freePort();
     url = resource = `http://127.0.0.1:${port}/mcp`;
     const module = McpModule.forRoot({
@@ -49,6 +61,7 @@ describe('OAuth end to end: a real authorization server and the official clients
   afterAll(async () => {
     await app?.close();
     await as?.stop();
+    await documents?.stop();
   });
 
   /** A 2026-07-28 client of the official SDK 2.x on `provider`, connected once it has a token. */
@@ -150,6 +163,23 @@ describe('OAuth end to end: a real authorization server and the official clients
       expect(names).toContain('pay-invoice');
       const paid = await client.callTool({ name: 'pay-invoice', arguments: { id: 'inv-8' } });
       expect(paid.content).toEqual([{ type: 'text', text: 'paid inv-8' }]);
+    });
+
+    it('a Client ID Metadata Document: the client id is its https URL, nothing is registered, and the token names that client', async () => {
+      const published = new HeadlessOAuthProvider('oauth-e2e-v2-cimd');
+      published.clientMetadataUrl = await documents.publish('/clients/oauth-e2e-v2.json', (documentUrl) => published.metadataDocument(documentUrl));
+      const seen: Exchange[] = [];
+      const connection = await connectV2(published, seen);
+      try {
+        expect(seen.map(path).filter((line) => line.startsWith('POST as/reg'))).toEqual([]);
+        expect(documents.fetched).toContain('/clients/oauth-e2e-v2.json'); // the server read the document
+        expect(published.authorizationRequests[0].searchParams.get('client_id')).toBe(published.clientMetadataUrl);
+        expect(jwtClaims(published.saved!.access_token)).toEqual(expect.objectContaining({ aud: resource, client_id: published.clientMetadataUrl }));
+        const whoami = await connection.client.callTool({ name: 'whoami', arguments: {} });
+        expect(whoami.structuredContent).toEqual(expect.objectContaining({ subject: 'alice', clientId: published.clientMetadataUrl }));
+      } finally {
+        await connection.client.close();
+      }
     });
 
     it('an expired access token is refused 401; the client refreshes it with its refresh token and the call succeeds', async () => {

@@ -4,7 +4,12 @@
  * get a login that needs nobody, since the server's login approves by itself and the redirects are
  * followed with fetch.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer, type Server } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { JsonLines, within } from './waiting.js';
 
@@ -26,8 +31,10 @@ export interface AuthorizationServer {
   stop(): Promise<void>;
 }
 
-export async function startAuthorizationServer(): Promise<AuthorizationServer> {
-  const child: ChildProcess = spawn(process.execPath, [SCRIPT], { stdio: ['ignore', 'pipe', 'pipe'] });
+/** `trustCertificate`: a PEM file the server trusts for https fetches (a client's metadata document on loopback). */
+export async function startAuthorizationServer(options: { trustCertificate?: string } = {}): Promise<AuthorizationServer> {
+  const env = { ...process.env, ...(options.trustCertificate && { NODE_EXTRA_CA_CERTS: options.trustCertificate }) };
+  const child: ChildProcess = spawn(process.execPath, [SCRIPT], { stdio: ['ignore', 'pipe', 'pipe'], env });
   const exited = new Promise((resolve) => child.once('exit', resolve));
   const lines = new JsonLines('the authorization server', child.stdout!);
   let stderr = '';
@@ -58,6 +65,50 @@ export async function startAuthorizationServer(): Promise<AuthorizationServer> {
     stop: async () => {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
       await within(exited, 'the authorization server to exit', () => stderr);
+    },
+  };
+}
+
+/**
+ * Where a client publishes its Client ID Metadata Document: an https server on loopback with a self-signed
+ * certificate for 127.0.0.1 (made by openssl), which the authorization server is told to trust.
+ */
+export interface MetadataDocumentHost {
+  /** The PEM certificate's path, for `startAuthorizationServer({ trustCertificate })`. */
+  certificate: string;
+  /** The paths fetched so far (by the authorization server), in order. */
+  fetched: string[];
+  /** Serves `document()` at a URL of this host and resolves to that URL (the client id). */
+  publish(path: string, document: (url: string) => Record<string, unknown>): Promise<string>;
+  stop(): Promise<void>;
+}
+
+export function metadataDocumentHost(): MetadataDocumentHost {
+  const dir = mkdtempSync(join(tmpdir(), 'nest-mcp-cimd-'));
+  const [key, certificate] = [join(dir, 'key.pem'), join(dir, 'cert.pem')];
+  execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-keyout', key, '-out', certificate, '-days', '1', '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1'], { stdio: 'ignore' });
+  const documents = new Map<string, Record<string, unknown>>();
+  const fetched: string[] = [];
+  let server: Server | undefined;
+  return {
+    certificate,
+    fetched,
+    async publish(path, document) {
+      server ??= await new Promise<Server>((resolve) => {
+        const started = createServer({ key: readFileSync(key), cert: readFileSync(certificate) }, (req, res) => {
+          fetched.push(req.url ?? '');
+          const found = documents.get(req.url ?? '');
+          res.writeHead(found ? 200 : 404, { 'content-type': 'application/json' }).end(JSON.stringify(found ?? { error: 'not_found' }));
+        });
+        started.listen(0, '127.0.0.1', () => resolve(started));
+      });
+      const url = `https://127.0.0.1:${(server.address() as AddressInfo).port}${path}`;
+      documents.set(path, document(url));
+      return url;
+    },
+    async stop() {
+      await new Promise((resolve) => (server ? server.close(resolve) : resolve(undefined)));
+      rmSync(dir, { recursive: true, force: true });
     },
   };
 }
@@ -102,11 +153,19 @@ export class HeadlessOAuthProvider {
   private discovery?: unknown;
   private readonly cookies = new Map<string, string>();
 
+  /** Set: the client id is this URL of its Client ID Metadata Document, where the server supports them. */
+  clientMetadataUrl?: string;
+
   /** `refreshTokens: false`: registers for the authorization code grant alone, so it is issued no refresh token. */
   constructor(
     private readonly name: string,
     private readonly options: { refreshTokens?: boolean } = {},
   ) {}
+
+  /** The Client ID Metadata Document served at `url`: its client id is that URL; a native client on loopback. */
+  metadataDocument(url: string): Record<string, unknown> {
+    return { client_id: url, ...this.clientMetadata, application_type: 'native' };
+  }
 
   get clientMetadata() {
     return {

@@ -1,7 +1,7 @@
 // A real OAuth 2.1 authorization server for the OAuth end-to-end tests: oidc-provider on a free loopback
 // port, run as its own process (`node test/support/oidc-server.mjs`). It prints one JSON line with its
 // issuer once it listens. What it does:
-// - dynamic client registration (open, for every scope), authorization code with PKCE, refresh tokens, client credentials,
+// - Client ID Metadata Documents (https) and dynamic client registration (open, for every scope), authorization code with PKCE, refresh tokens, client credentials,
 //   token introspection (RFC 7662) and resource indicators (RFC 8707): a token is bound to the resource asked
 //   for, any http://127.0.0.1 URL; JWT access tokens, or opaque ones for a resource whose path ends in /opaque;
 // - a login that approves by itself (user "alice"): /interaction/:uid grants every scope asked for, so a test
@@ -41,8 +41,12 @@ function makeProvider(issuer) {
     // Refresh tokens for every client allowed the grant (offline_access needs prompt=consent otherwise).
     issueRefreshToken: (_ctx, client) => client.grantTypeAllowed('refresh_token'),
     clientBasedCORS: () => true,
+    // Client ID Metadata Documents are fetched over https; the tests' client serves its document on loopback
+    // (its certificate trusted through NODE_EXTRA_CA_CERTS), which oidc-provider's SSRF guard would refuse.
+    fetch: (url, { dispatcher: _ssrfGuard, ...options }) => globalThis.fetch(url, options),
     features: {
       devInteractions: { enabled: false },
+      clientIdMetadataDocument: { enabled: true, ack: 'draft-02' },
       registration: { enabled: true },
       clientCredentials: { enabled: true },
       introspection: { enabled: true },
