@@ -9,6 +9,8 @@ export type { ConfigReader } from './setting-sources.js';
 
 /** The store given in the options (typed from there: config/ does not import store/). */
 type McpStoreOption = NonNullable<McpModuleOptions['store']>['instance'];
+/** The auth options (typed from there: config/ does not import auth/). */
+type McpAuthOption = NonNullable<McpModuleOptions['auth']>;
 /** The most live records of each kind the store keeps (store/'s McpStoreBudgets). */
 type StoreBudgets = Record<keyof typeof DEFAULT_STORE_SHARES, number>;
 
@@ -72,6 +74,8 @@ export interface McpSettings {
   tasks: { ttlMs: number; pollIntervalMs: number; leaseMs: number; maxPerClient: number; clientIpHeader: string | undefined };
   /** `directory` absent: no skills are published. */
   skills: { directory: string | undefined; directoryRead: boolean };
+  /** Bearer-token auth: the options' `auth`, its ready verifier filled from `mocapi.auth.*`; or built from them alone. `undefined`: off. */
+  auth: McpAuthOption | undefined;
 }
 
 function list(value: string | undefined): string[] | undefined {
@@ -168,6 +172,63 @@ function headerName(value: string | undefined, key: string): string | undefined 
   const name = value.trim().toLowerCase();
   if (!/^[!#$%&'*+.^_`|~0-9a-z-]+$/.test(name)) throw new Error(`${key} must be an HTTP header name; got "${value}"`);
   return name;
+}
+
+/**
+ * `mocapi.auth.*`: the ready verifier (`introspection-endpoint` → token introspection, else `issuer` →
+ * JWT) and, when `forRoot()` has no `auth`, the whole of it from `resource` on. URLs are checked by the
+ * verifiers, at start-up.
+ */
+function authSettings(option: McpAuthOption | undefined, read: (key: string) => string | undefined): McpAuthOption | undefined {
+  // The verifiers take seconds; `.env` gives ISO-8601 durations, as for every other mocapi key.
+  const seconds = (key: string) => {
+    const value = read(key);
+    return value === undefined ? undefined : duration(key, value) / 1000;
+  };
+  const issuer = read('mocapi.auth.issuer');
+  const audience = list(read('mocapi.auth.audience'));
+  const endpoint = read('mocapi.auth.introspection-endpoint');
+  const cacheSize = read('mocapi.auth.introspection-cache-size');
+  const introspection = endpoint && {
+    endpoint,
+    clientId: read('mocapi.auth.client-id') ?? '',
+    clientSecret: read('mocapi.auth.client-secret') ?? '',
+    ...(audience && { audience }),
+    ...(issuer && { issuer }),
+    ...(seconds('mocapi.auth.introspection-cache-ttl') !== undefined && { cacheTtlSeconds: seconds('mocapi.auth.introspection-cache-ttl') }),
+    ...(cacheSize && { cacheSize: positiveInteger(cacheSize, 'mocapi.auth.introspection-cache-size', 10_000) }),
+  };
+  const algorithms = list(read('mocapi.auth.algorithms'));
+  const jwt = !endpoint && issuer && {
+    issuer,
+    ...(audience && { audience }),
+    ...(read('mocapi.auth.jwks-uri') && { jwksUri: read('mocapi.auth.jwks-uri') }),
+    ...(algorithms && { algorithms }),
+    ...(seconds('mocapi.auth.clock-tolerance') !== undefined && { clockToleranceSeconds: seconds('mocapi.auth.clock-tolerance') }),
+    ...(seconds('mocapi.auth.jwks-cache-max-age') !== undefined && { jwksCacheMaxAgeSeconds: seconds('mocapi.auth.jwks-cache-max-age') }),
+    ...(seconds('mocapi.auth.jwks-cooldown') !== undefined && { jwksCooldownSeconds: seconds('mocapi.auth.jwks-cooldown') }),
+  };
+  const verifier = introspection ? { introspection } : jwt ? { jwt } : {};
+  if (option) return option.verifier || option.jwt || option.introspection ? option : { ...option, ...verifier };
+  const resource = read('mocapi.auth.resource');
+  if (!resource) {
+    if (issuer || endpoint) throw new Error('mocapi.auth.resource (the MCP endpoint\'s public URL) must be set with mocapi.auth.issuer or mocapi.auth.introspection-endpoint');
+    return undefined;
+  }
+  if (!issuer && !endpoint) throw new Error('mocapi.auth.resource is set: set mocapi.auth.issuer (JWT access tokens) or mocapi.auth.introspection-endpoint (opaque tokens) too');
+  const scopes = list(read('mocapi.auth.scopes-supported'));
+  const required = list(read('mocapi.auth.required-scopes'));
+  const metadataUrl = read('mocapi.auth.resource-metadata-url');
+  return {
+    ...verifier,
+    resourceMetadata: {
+      resource,
+      authorization_servers: list(read('mocapi.auth.authorization-servers')) ?? (issuer ? [issuer] : []),
+      ...(scopes && { scopes_supported: scopes }),
+    },
+    ...(required && { requiredScopes: required }),
+    ...(metadataUrl && { resourceMetadataUrl: metadataUrl }),
+  };
 }
 
 /**
@@ -287,6 +348,7 @@ function settingsOf(options: McpModuleOptions, config: ConfigReader | undefined,
       directory: declaredPath(options.skills?.directory, declaredIn) ?? declaredPath(read('mocapi.skills.directory'), undefined),
       directoryRead: flag(options.skills?.directoryRead ?? read('mocapi.skills.directory-read'), 'mocapi.skills.directory-read', true),
     },
+    auth: authSettings(options.auth, read),
   };
 }
 

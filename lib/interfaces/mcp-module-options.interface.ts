@@ -188,7 +188,8 @@ export interface McpModuleOptions {
   /**
    * Bearer-token authorization (the endpoint becomes an OAuth 2.1 resource server): every POST needs
    * a token the verifier accepts; the RFC 9728 metadata is served under `/.well-known/oauth-protected-resource`.
-   * Not read from `ConfigService`.
+   * Config: `mocapi.auth.*` (`resource`, `issuer`, `introspection-endpoint`, …) builds it with a ready
+   * verifier when absent, and fills the ready verifier when it names none.
    */
   auth?: McpAuthOptions;
   /** OpenTelemetry (`@opentelemetry/api`): spans and metrics per MCP request; a no-op until an SDK is registered. */
