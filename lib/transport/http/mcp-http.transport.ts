@@ -19,6 +19,7 @@ import { OriginPolicy } from './origin.policy.js';
 import { headerValue, validateParamHeaders, validateStandardHeaders } from './request-headers.js';
 import { acceptOffers, originRefusal } from './request-body.js';
 import { McpRegistry } from '../../registry/mcp.registry.js';
+import { playgroundPath } from '../../playground/index.js';
 
 export type HttpRequest = IncomingMessage & { body?: unknown };
 
@@ -154,7 +155,9 @@ export class McpHttpTransport implements OnModuleDestroy {
       return;
     }
     res.setHeader('Allow', 'POST');
-    writeJsonRpcError(res, 405, new InvalidRequestError('Method Not Allowed: the MCP endpoint accepts POST only'));
+    // Most often a person who opened the printed URL in a browser: point them at the page they can use.
+    const page = this.settings.playground ? `; open ${playgroundPath(this.settings.endpoint)} in a browser to try the server` : '';
+    writeJsonRpcError(res, 405, new InvalidRequestError(`Method Not Allowed: the MCP endpoint accepts POST only${page}`));
   }
 
   /**
