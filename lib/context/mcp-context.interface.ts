@@ -1,6 +1,7 @@
 import type { McpAuthInfo } from '../auth/mcp-auth.interfaces.js';
 import type { ElicitResult } from '../elicitation/elicit-result.js';
 import type { ElicitationSchemaBuilder } from '../elicitation/elicitation-schema.builder.js';
+import type { McpSchemaOutput, McpStandardSchema } from '../schema/standard-schema.js';
 import type { ProgressSource } from '../progress/index.js';
 import type {
   ClientCapabilities,
@@ -30,6 +31,12 @@ export interface ElicitOptions {
  * @publicApi
  */
 export interface McpElicitor {
+  /**
+   * Asks with a form given as a Standard Schema (Zod, ArkType, Valibot's `toStandardJsonSchema()`): an
+   * object schema of strings, numbers, booleans and enums. An accepted answer is checked by the
+   * schema's own `validate`, and `content` is its output, typed from the schema.
+   */
+  elicit<S extends McpStandardSchema>(message: string, schema: S, options?: ElicitOptions): Promise<ElicitResult<McpSchemaOutput<S> & object>>;
   /** Asks with a form; resolves with the user's answer (accept, decline or cancel). */
   elicit(message: string, form: ElicitationForm, options?: ElicitOptions): Promise<ElicitResult>;
   /** Asks the user to open a URL (URL mode); `accept` means the user agreed to open it. */

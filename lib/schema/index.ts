@@ -7,3 +7,14 @@ export { getMcpFieldOptions, getMcpObjectOptions, McpField, McpObject } from './
 export type { McpFieldOptions, McpObjectOptions } from './mcp-field.decorator.js';
 export { composeObjectSchema, schemaForDesignType } from './type-schema.util.js';
 export type { ComposeObjectSchemaOptions, DesignTypeSchemaOptions, NamedParameterSchema } from './type-schema.util.js';
+export { describeIssues, isStandardSchema, standardJsonSchema, StandardValidator } from './standard-schema.js';
+export type {
+  McpSchemaInput,
+  McpSchemaOutput,
+  McpStandardSchema,
+  StandardJSONSchemaV1,
+  StandardSchemaV1,
+  StandardTypedV1,
+  StandardValidation,
+  StandardValidatorOptions,
+} from './standard-schema.js';
