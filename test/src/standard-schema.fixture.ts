@@ -29,7 +29,7 @@ export const valibotForecastOutput = toStandardJsonSchema(
 );
 
 export const arktypeForecastInput = type({
-  city: type('string >= 2').describe('City name'),
+  city: 'string >= 2',
   days: ['1 <= number.integer <= 7', '=', 3],
   units: ["'c' | 'f'", '=', 'c'],
   tag: type('string').pipe((tag) => tag.toUpperCase()),
