@@ -34,6 +34,17 @@ export class TypedTools {
     return { summary: 42 };
   }
 
+  @McpTool({ description: 'A whole result, its structuredContent typed', inputSchema: city, output: report })
+  wholeResult() {
+    return { content: [{ type: 'text', text: 'sunny' }], structuredContent: { summary: 'sunny' } };
+  }
+
+  // @ts-expect-error the whole result's structuredContent must match the output schema too
+  @McpTool({ description: 'A whole result with the wrong structuredContent', inputSchema: city, output: report })
+  wrongWholeResult() {
+    return { content: [], structuredContent: { summary: false } };
+  }
+
   // @ts-expect-error ArkType schemas type the handler too
   @McpTool({ description: 'ArkType', inputSchema: type({ count: 'number' }) })
   wrongArkType(args: { count: string }) {

@@ -49,6 +49,16 @@ export interface McpElicitor {
   requestInputs(requests: InputRequests): Promise<InputResponses>;
 }
 
+/**
+ * Progress in one call, as `@rekog/mcp-nest`'s `Context.reportProgress` takes it (and as a
+ * `notifications/progress` carries it). The same rules as the emitters of `ProgressSource`: each value
+ * greater than the last one sent for the request, none above its total.
+ * @publicApi
+ */
+export interface McpProgressReporter {
+  reportProgress(progress: { progress: number; total?: number; message?: string }): Promise<void>;
+}
+
 /** What every handler context tells about the request. @publicApi */
 export interface McpRequestInfo {
   readonly requestId: RequestId;
@@ -76,7 +86,7 @@ export interface McpRequestInfo {
 }
 
 /** @publicApi */
-export interface McpToolContext extends McpElicitor, ProgressSource, McpRequestInfo {
+export interface McpToolContext extends McpElicitor, ProgressSource, McpProgressReporter, McpRequestInfo {
   readonly toolName: string;
   /**
    * For a tool with `taskStart: 'explicit'` called by a client with the tasks extension: ends the
@@ -88,11 +98,11 @@ export interface McpToolContext extends McpElicitor, ProgressSource, McpRequestI
 }
 
 /** @publicApi */
-export interface McpPromptContext extends McpElicitor, ProgressSource, McpRequestInfo {
+export interface McpPromptContext extends McpElicitor, ProgressSource, McpProgressReporter, McpRequestInfo {
   readonly promptName: string;
 }
 
 /** @publicApi */
-export interface McpResourceContext extends McpElicitor, ProgressSource, McpRequestInfo {
+export interface McpResourceContext extends McpElicitor, ProgressSource, McpProgressReporter, McpRequestInfo {
   readonly uri: string;
 }

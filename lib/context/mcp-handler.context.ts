@@ -88,6 +88,10 @@ export abstract class McpHandlerContext {
   percentProgress() {
     return this.progress.percentProgress();
   }
+  /** One value at a time, each with its total (the emitters share the request's last value, so the order is checked all the same). */
+  async reportProgress({ progress, total, message }: { progress: number; total?: number; message?: string }): Promise<void> {
+    this.progress.doubleProgress(total ?? null).emit(progress, message);
+  }
 
   elicit<S extends McpStandardSchema>(message: string, schema: S, options?: ElicitOptions): Promise<ElicitResult<McpSchemaOutput<S> & object>>;
   elicit(message: string, form: ElicitationForm, options?: ElicitOptions): Promise<ElicitResult>;

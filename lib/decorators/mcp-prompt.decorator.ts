@@ -1,7 +1,7 @@
 import { SetMetadata } from '@nestjs/common';
 import { MCP_PROMPT_METADATA } from '../mcp.constants.js';
 import { isStandardSchema } from '../schema/standard-schema.js';
-import { applyDtoConvention, applyPositionalConvention } from './param.utils.js';
+import { applyDtoConvention, applyObjectPositionalConvention, applyPositionalConvention } from './param.utils.js';
 import type { McpPromptMetadata, McpPromptOptions } from '../interfaces/handler-metadata.interface.js';
 import type { McpHandlerArgs, McpTypedMethodDecorator } from './typed-handler.types.js';
 
@@ -16,7 +16,10 @@ export function McpPrompt<const O extends McpPromptOptions>(options: O): McpType
   return (target, key, descriptor) => {
     const metadata: McpPromptMetadata = { ...options, name: options.name ?? String(key) };
     if (isStandardSchema(options.parameters)) applyPositionalConvention(target, key, descriptor.value);
-    else applyDtoConvention(target, key);
+    else {
+      applyDtoConvention(target, key);
+      applyObjectPositionalConvention(target, key, descriptor.value);
+    }
     SetMetadata(MCP_PROMPT_METADATA, metadata)(target, key, descriptor);
   };
 }

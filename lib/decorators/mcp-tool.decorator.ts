@@ -1,7 +1,7 @@
 import { SetMetadata } from '@nestjs/common';
 import { MCP_TOOL_METADATA } from '../mcp.constants.js';
 import { isStandardSchema } from '../schema/standard-schema.js';
-import { applyDtoConvention, applyPositionalConvention } from './param.utils.js';
+import { applyDtoConvention, applyObjectPositionalConvention, applyPositionalConvention } from './param.utils.js';
 import type { McpToolMetadata, McpToolOptions } from '../interfaces/handler-metadata.interface.js';
 import type { McpHandlerArgs, McpToolReturn, McpTypedMethodDecorator } from './typed-handler.types.js';
 
@@ -26,7 +26,10 @@ export function McpTool<const O extends McpToolOptions>(options: O): McpTypedMet
     const input = options.inputSchema ?? options.parameters;
     // With a Standard Schema the arguments may be positional; with a raw JSON Schema they reach the method only through @McpArgs().
     if (isStandardSchema(input)) applyPositionalConvention(target, key, descriptor.value);
-    else if (!input) applyDtoConvention(target, key);
+    else if (!input) {
+      applyDtoConvention(target, key);
+      applyObjectPositionalConvention(target, key, descriptor.value);
+    }
     SetMetadata(MCP_TOOL_METADATA, metadata)(target, key, descriptor);
   };
 }

@@ -1,4 +1,4 @@
-import type { McpToolResult } from '../interfaces/handler-results.interface.js';
+import type { JsonObject } from '../protocol/wire.types.js';
 import type { McpSchemaInput, McpSchemaOutput, StandardTypedV1 } from '../schema/standard-schema.js';
 
 /** A value or a promise of it, as an `async` method returns it. */
@@ -26,11 +26,26 @@ type ResultSchemaOf<O> = O extends { output: infer S extends StandardTypedV1 }
 export type McpHandlerArgs<O, Otherwise = any> = ArgumentSchemaOf<O> extends StandardTypedV1 ? McpSchemaOutput<ArgumentSchemaOf<O>> : Otherwise;
 
 /**
- * What a tool with these options may return: with a Standard Schema `output`, a value its schema
- * accepts (or a whole `McpToolResult`), sync or async; else anything.
+ * A whole tool result whose `structuredContent` is typed by the output schema. Its content blocks are
+ * checked at run time, not here: an object literal's `type: 'text'` is not kept as a literal type in a
+ * method's return value, so a stricter type would refuse ordinary code.
  * @publicApi
  */
-export type McpToolReturn<O> = ResultSchemaOf<O> extends StandardTypedV1 ? Awaitable<McpSchemaInput<ResultSchemaOf<O>> | McpToolResult> : unknown;
+export interface McpTypedToolResult<T> {
+  content: readonly unknown[];
+  structuredContent?: T;
+  isError?: boolean;
+  _meta?: JsonObject;
+}
+
+/**
+ * What a tool with these options may return: with a Standard Schema `output`, a value its schema
+ * accepts, or a whole result whose `structuredContent` it accepts, sync or async; else anything.
+ * @publicApi
+ */
+export type McpToolReturn<O> = ResultSchemaOf<O> extends StandardTypedV1
+  ? Awaitable<McpSchemaInput<ResultSchemaOf<O>> | McpTypedToolResult<McpSchemaInput<ResultSchemaOf<O>>>>
+  : unknown;
 
 /**
  * A handler decorator that checks the method it decorates against the options' schemas: with a
