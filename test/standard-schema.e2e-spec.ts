@@ -4,7 +4,11 @@ import { Client as ClientV2, StreamableHTTPClientTransport as TransportV2 } from
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as TransportV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
-import { plain, postMcp, rpc, startApp, type StartedApp } from './support/mcp-http.js';
+import { Injectable, Module } from '@nestjs/common';
+import * as v from 'valibot';
+import { z } from 'zod';
+import { McpModule, McpTool } from 'nest-mcp';
+import { plain, postMcp, rpc, startApp, startupFailure, type StartedApp } from './support/mcp-http.js';
 import { LogTranscript } from './support/log-transcript.js';
 import { assertMatchesDef } from './support/wire-schema.js';
 import { StandardSchemaFixtureModule } from './src/standard-schema.fixture.js';
@@ -186,5 +190,59 @@ describe('Standard Schema (Zod, Valibot, ArkType) tools, prompts and forms', () 
       { name: 'code', description: 'The code', required: true },
       { name: 'strictness', required: false },
     ]);
+  });
+});
+
+/** A module serving `tools` alone. */
+function moduleOf(tools: new () => object): Function {
+  @Module({ imports: [McpModule.forRoot({ name: 'schema-startup', version: '1.0.0' })], providers: [tools] })
+  class ToolsModule {}
+  return ToolsModule;
+}
+
+describe('Standard Schema problems fail start-up, naming the tool', () => {
+  it('an output schema its library cannot convert (a Zod transform)', async () => {
+    @Injectable()
+    class TransformedOutput {
+      @McpTool({ description: 'Dates out', inputSchema: z.object({}), output: z.object({ at: z.string().transform((text) => new Date(text)) }) })
+      when() {
+        return { at: '2026-12-03' };
+      }
+    }
+    const error = await startupFailure([moduleOf(TransformedOutput)]);
+    expect(error.message).toMatch(/^The zod schema of the output of TransformedOutput\.when\(\) cannot be converted to JSON Schema \(output\): Transforms cannot be represented in JSON Schema/);
+  });
+
+  it('a Valibot schema without toStandardJsonSchema()', async () => {
+    @Injectable()
+    class Unwrapped {
+      @McpTool({ description: 'Unwrapped', inputSchema: v.object({ a: v.string() }) as never })
+      take() {
+        return 'a';
+      }
+    }
+    expect((await startupFailure([moduleOf(Unwrapped)])).message).toContain('The valibot schema of the arguments of Unwrapped.take() cannot convert itself to JSON Schema');
+  });
+
+  it('arguments that are not an object schema', async () => {
+    @Injectable()
+    class NotAnObject {
+      @McpTool({ description: 'A string', inputSchema: z.string() as never })
+      take() {
+        return 'a';
+      }
+    }
+    expect((await startupFailure([moduleOf(NotAnObject)])).message).toBe('Invalid input schema for NotAnObject.take(): the root must have "type": "object"');
+  });
+
+  it('both names of one option', async () => {
+    @Injectable()
+    class Twice {
+      @McpTool({ description: 'Twice', inputSchema: z.object({}), parameters: z.object({}) })
+      take() {
+        return 'a';
+      }
+    }
+    expect((await startupFailure([moduleOf(Twice)])).message).toBe('Tool Twice.take() names both "inputSchema" and "parameters": they are one option under two names');
   });
 });

@@ -92,7 +92,7 @@ export class McpDefinitionFactory {
   tool(method: HandlerMethod, metadata: McpToolMetadata): ToolDefinition {
     assertToolRules(metadata, method.source);
     const input = toolInput(metadata, method.source);
-    const { inputSchema, dto, headerParams } = buildInputSchema(method, this.warnings, input.jsonSchema);
+    const { inputSchema, dto, headerParams } = buildInputSchema(method, this.warnings, input.jsonSchema, input.schema !== undefined);
     const output = this.output(method, toolOutput(metadata, method.source));
     return { ...this.toolDefinition(metadata, inputSchema, input.schema, output, method.source), dto, headerParams, task: metadata.task, taskStart: metadata.taskStart };
   }
@@ -102,7 +102,7 @@ export class McpDefinitionFactory {
     assertToolRules(metadata, source);
     const input = toolInput(metadata, source);
     const method: HandlerMethod = { source, params: [], argOptions: {}, paramTypes: [] };
-    const { inputSchema } = buildInputSchema(method, this.warnings, input.jsonSchema ?? { type: 'object' as const });
+    const { inputSchema } = buildInputSchema(method, this.warnings, input.jsonSchema ?? { type: 'object' as const }, input.schema !== undefined);
     const output = this.output(method, toolOutput(metadata, source), false);
     return this.toolDefinition(metadata, inputSchema, input.schema, output, source);
   }
@@ -188,7 +188,7 @@ export class McpDefinitionFactory {
    * conversion, enum completion, titles and descriptions) and which are required.
    */
   private stringArguments(method: HandlerMethod, explicit?: JsonSchemaObject & { type: 'object' }): { schemas: Record<string, JsonSchemaObject>; required: Set<string>; dto?: Function } {
-    const { inputSchema, dto } = buildInputSchema(method, this.warnings, explicit);
+    const { inputSchema, dto } = buildInputSchema(method, this.warnings, explicit, explicit !== undefined);
     const properties = (inputSchema.properties ?? {}) as Record<string, JsonSchemaObject>;
     return { schemas: properties, required: new Set((inputSchema.required as string[] | undefined) ?? []), dto };
   }

@@ -1,4 +1,4 @@
-export { ArgumentValidator, assertObjectRootSchema, assertValidSchema } from './argument-validator.js';
+export { ArgumentValidator, assertObjectRootSchema, assertValidSchema, assertWellFormedSchema } from './argument-validator.js';
 export type { ArgumentValidationResult, ArgumentValidatorOptions } from './argument-validator.js';
 export { dtoToJsonSchema } from './dto-schema.factory.js';
 export type { DtoJsonSchema } from './dto-schema.factory.js';

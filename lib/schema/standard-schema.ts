@@ -1,5 +1,5 @@
 import type { JsonSchemaObject } from '../protocol/wire.types.js';
-import { assertValidSchema } from './argument-validator.js';
+import { assertWellFormedSchema } from './argument-validator.js';
 
 // The Standard Schema and Standard JSON Schema interfaces (standardschema.dev, v1), declared here as
 // types so that no schema library (nor @standard-schema/spec) becomes a dependency: Zod ≥ 4.2 and
@@ -105,7 +105,8 @@ const TARGET = { target: 'draft-2020-12' } as const;
 /**
  * The schema's JSON Schema 2020-12 from the library's own converter: `input` for what a client
  * sends (arguments, answers), `output` for what a handler's result becomes. Run once, at start-up;
- * a schema that cannot be converted, or converts to an invalid schema, fails start-up naming `where`.
+ * a schema that cannot be converted, or converts to one the meta-schema refuses, fails start-up naming
+ * `where`. It is not compiled: the library's own `validate` checks every value.
  */
 export function standardJsonSchema(schema: StandardSchemaV1, side: 'input' | 'output', where: string): JsonSchemaObject {
   const props = schema['~standard'] as Partial<StandardJSONSchemaV1.Props>;
@@ -123,7 +124,7 @@ export function standardJsonSchema(schema: StandardSchemaV1, side: 'input' | 'ou
     const reason = error instanceof Error ? error.message : String(error);
     throw new Error(`The ${props.vendor} schema of ${where} cannot be converted to JSON Schema (${side}): ${reason}`, { cause: error });
   }
-  assertValidSchema(converted, where);
+  assertWellFormedSchema(converted, where);
   return converted;
 }
 
