@@ -148,6 +148,12 @@ describe('Standard Schema (Zod, Valibot, ArkType) tools, prompts and forms', () 
       expect(result.structuredContent).toEqual({ sum: 5 });
     });
 
+    it('converts and checks a run-time prompt\'s arguments with its Zod parameters', async () => {
+      const result = await client.getPrompt('greet-zod', { name: 'Ada', times: '2' });
+      expect(result.messages).toEqual([{ role: 'user', content: { type: 'text', text: 'Hello Hello Ada (number)' } }]);
+      await expect(client.getPrompt('greet-zod', { name: 'Ada', times: '0' })).rejects.toThrow(/Invalid prompt arguments: "times": Too small/);
+    });
+
     it('asks with a Zod form and hands the tool its typed, defaulted content', async () => {
       const asked: unknown[] = [];
       client.answerWith(() => {

@@ -140,6 +140,10 @@ export class RuntimeTools implements OnModuleInit {
       { name: 'add-zod', description: 'Adds two numbers (added at run time)', inputSchema: z.object({ a: z.coerce.number(), b: z.coerce.number() }), output: z.object({ sum: z.number() }) },
       ({ a, b }) => ({ sum: a + b }),
     );
+    this.registry.addPrompt(
+      { name: 'greet-zod', description: 'Greets (added at run time)', parameters: z.object({ name: z.string(), times: z.number().int().min(1).default(1) }) },
+      ({ name, times }) => `${'Hello '.repeat(times)}${name} (${typeof times})`,
+    );
   }
 }
 
