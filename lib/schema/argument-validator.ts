@@ -2,6 +2,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
 import ajvFormats from 'ajv-formats';
 import type { JsonSchemaObject } from '../protocol/wire.types.js';
+import { propertyPath } from './schema-helpers.js';
 
 /**
  * Outcome of {@link ArgumentValidator.validate}. The success value is one shared frozen object.
@@ -221,10 +222,5 @@ function joinPath(instancePath: string, property: string): string {
 
 /** JSON Pointer `/address/lines/0` → `address.lines[0]`. */
 function pointerToPath(pointer: string): string {
-  let path = '';
-  for (const raw of pointer.slice(1).split('/')) {
-    const segment = raw.replace(/~1/g, '/').replace(/~0/g, '~');
-    path += /^\d+$/.test(segment) ? `[${segment}]` : path === '' ? segment : `.${segment}`;
-  }
-  return path;
+  return propertyPath(pointer.slice(1).split('/').map((raw) => raw.replace(/~1/g, '/').replace(/~0/g, '~')));
 }

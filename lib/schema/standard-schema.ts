@@ -1,5 +1,6 @@
 import type { JsonSchemaObject } from '../protocol/wire.types.js';
 import { assertWellFormedSchema } from './argument-validator.js';
+import { propertyPath } from './schema-helpers.js';
 
 // The Standard Schema and Standard JSON Schema interfaces (standardschema.dev, v1), declared here as
 // types so that no schema library (nor @standard-schema/spec) becomes a dependency: Zod ≥ 4.2 and
@@ -161,21 +162,10 @@ export class StandardValidator<T = unknown> {
 export function describeIssues(issues: ReadonlyArray<StandardSchemaV1.Issue>): string {
   if (issues.length === 0) return 'validation failed';
   const sentences = issues.map((issue) => {
-    const path = formatPath(issue.path ?? []);
+    const path = propertyPath(issue.path ?? []);
     if (path === '') return issue.message;
     // Some libraries (ArkType) start the message with the path already: "city must be …".
     return issue.message.startsWith(`${path} `) ? `"${path}"${issue.message.slice(path.length)}` : `"${path}": ${issue.message}`;
   });
   return [...new Set(sentences)].join('; ');
-}
-
-/** `['address', 'lines', 0]` (keys or `{ key }` segments) → `address.lines[0]`. */
-function formatPath(path: ReadonlyArray<PropertyKey | StandardSchemaV1.PathSegment>): string {
-  let text = '';
-  for (const segment of path) {
-    const key = typeof segment === 'object' && segment !== null ? segment.key : segment;
-    const name = typeof key === 'symbol' ? key.toString() : String(key);
-    text += typeof key === 'number' || /^\d+$/.test(name) ? `[${name}]` : text === '' ? name : `.${name}`;
-  }
-  return text;
 }
