@@ -131,6 +131,13 @@ describe('Standard Schema (Zod, Valibot, ArkType) tools, prompts and forms', () 
       expect(logged).toContain('Invalid result: "city"');
     });
 
+    it('sends a tool error as it is, and refuses a whole result without the structuredContent its output schema wants', async () => {
+      expect(await client.callTool('unstructured-zod', { fail: true })).toMatchObject({ content: [{ type: 'text', text: 'No forecast today' }], isError: true });
+      const missing = await client.callTool('unstructured-zod', { fail: false });
+      const [, ref] = /^Internal error \(ref ([0-9a-f]+)\)$/.exec(missing.content[0].text) ?? [];
+      expect(log.entries(ref!).map((line) => line.message).join('\n')).toContain('The tool has an output schema but its result has no structuredContent');
+    });
+
     it('runs guards before the schema: a denied call never learns the schema from a validation error', async () => {
       await expect(client.callTool('guarded-zod', { count: 'not a number', deny: true })).rejects.toThrow(/Forbidden resource/);
       const invalid = await client.callTool('guarded-zod', { count: 'not a number' });

@@ -149,12 +149,18 @@ async function checkToolArguments(tool: RegisteredTool, args: JsonObject): Promi
  * is sent as it is; a result without structured content, or with content the schema refuses, is a fault.
  */
 async function checkedToolResult(schema: StandardValidator, value: unknown): Promise<CallToolResult> {
-  const whole = isCallToolResultLike(value);
-  const result = whole ? toCallToolResult(value) : undefined;
-  if (result?.isError) return result;
-  if (result && !('structuredContent' in result)) throw new ToolResultError('The tool has an output schema but its result has no structuredContent');
-  const checked = await schema.validate(result ? result.structuredContent : typeof value === 'object' && value !== null ? instanceToPlain(value) : value);
+  if (!isCallToolResultLike(value)) {
+    const structured = await checkedStructure(schema, typeof value === 'object' && value !== null ? instanceToPlain(value) : value);
+    return { resultType: 'complete', content: [{ type: 'text', text: JSON.stringify(structured) }], structuredContent: structured };
+  }
+  const result = toCallToolResult(value);
+  if (result.isError) return result;
+  if (!('structuredContent' in result)) throw new ToolResultError('The tool has an output schema but its result has no structuredContent');
+  return { ...result, structuredContent: await checkedStructure(schema, result.structuredContent) };
+}
+
+async function checkedStructure(schema: StandardValidator, structured: unknown): Promise<unknown> {
+  const checked = await schema.validate(structured);
   if (!checked.ok) throw new ToolResultError(checked.message);
-  if (result) return { ...result, structuredContent: checked.value };
-  return { resultType: 'complete', content: [{ type: 'text', text: JSON.stringify(checked.value) }], structuredContent: checked.value };
+  return checked.value;
 }

@@ -67,6 +67,12 @@ export class ZodTools {
     return { city: 42 } as never;
   }
 
+  @McpTool({ name: 'unstructured-zod', description: 'A whole result without structuredContent, though it has an output schema', inputSchema: z.object({ fail: z.boolean() }), output: zodForecastOutput })
+  unstructured({ fail }: { fail: boolean }) {
+    // A tool error is sent as it is; a result that should carry structure and does not is a fault.
+    return fail ? { content: [{ type: 'text', text: 'No forecast today' }], isError: true } : { content: [{ type: 'text', text: 'sunny' }] };
+  }
+
   @UseGuards(DenyGuard)
   @McpTool({ name: 'guarded-zod', description: 'Guarded, then checked by Zod', inputSchema: z.object({ count: z.number().int(), deny: z.boolean().optional() }) })
   guarded(@McpArgs() args: { count: number }) {
