@@ -196,6 +196,17 @@ describe('Standard Schema (Zod, Valibot, ArkType) tools, prompts and forms', () 
     });
   });
 
+  it('converts and checks a resource template\'s variables with its Zod parameters, and completes its enum', async () => {
+    const read = await postMcp(started.url, rpc('resources/read', { uri: 'forecast://Oslo/3/f' }));
+    expect(JSON.parse(read.body.result.contents[0].text)).toEqual({ city: 'Oslo', days: 3, units: 'f', typeOfDays: 'number' });
+    const invalid = await postMcp(started.url, rpc('resources/read', { uri: 'forecast://O/9/f' }));
+    expect(invalid.body.error).toEqual({ code: -32602, message: 'Invalid resource variables: "city": Too small: expected string to have >=2 characters; "days": Too big: expected number to be <=7' });
+    const completion = await postMcp(started.url, rpc('completion/complete', { ref: { type: 'ref/resource', uri: 'forecast://{city}/{days}/{units}' }, argument: { name: 'units', value: '' } }));
+    expect(completion.body.result.completion.values).toEqual(['c', 'f']);
+    const templates = await postMcp(started.url, rpc('resources/templates/list'));
+    expect(templates.body.result.resourceTemplates).toEqual([{ uriTemplate: 'forecast://{city}/{days}/{units}', name: 'forecast-page', mimeType: 'application/json' }]);
+  });
+
   it('lists the prompt\'s arguments from its Zod schema', async () => {
     const response = await postMcp(started.url, rpc('prompts/list'));
     const prompt = response.body.result.prompts.find((entry: { name: string }) => entry.name === 'review-zod');

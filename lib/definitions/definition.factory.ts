@@ -63,6 +63,8 @@ export interface ResourceTemplateDefinition {
   readonly template: UriTemplate;
   readonly variableSchemas: Readonly<Record<string, JsonSchemaObject>>;
   readonly cache?: McpCacheOptions;
+  /** The variables' Standard Schema (`parameters`), run after the strings are converted. */
+  readonly argumentSchema?: StandardValidator;
 }
 
 /** A completion source for one argument of a prompt or template. @internal */
@@ -137,9 +139,10 @@ export class McpDefinitionFactory {
 
   /** A template; `method` is absent for run-time additions, whose variables are all strings. */
   resourceTemplate(source: string, metadata: McpResourceTemplateOptions, method?: HandlerMethod): ResourceTemplateDefinition {
-    const { cache, hideWhenDenied: _hidden, ...definition } = metadata;
+    const { cache, hideWhenDenied: _hidden, parameters, ...definition } = metadata;
     const template = new UriTemplate(metadata.uriTemplate);
-    const schemas = method ? this.stringArguments(method).schemas : {};
+    const explicit = parameters && objectSchema(standardJsonSchema(parameters, 'input', `the variables of ${source}`), source);
+    const schemas = method || explicit ? this.stringArguments(method ?? { source, params: [], argOptions: {}, paramTypes: [] }, explicit).schemas : {};
     const unknown = Object.keys(schemas).filter((name) => !template.variables.includes(name));
     if (unknown.length > 0) {
       throw new Error(INVALID_RESOURCE(source, `@McpArg ${unknown.join(', ')} is not a variable of "${metadata.uriTemplate}"`));
@@ -147,7 +150,7 @@ export class McpDefinitionFactory {
     const variableSchemas = Object.fromEntries(
       template.variables.map((name) => [name, Object.hasOwn(schemas, name) ? schemas[name] : { type: 'string' }]),
     );
-    return { definition, source, template, variableSchemas, cache };
+    return { definition, source, template, variableSchemas, cache, ...(parameters ? { argumentSchema: new StandardValidator(parameters, { messagePrefix: 'Invalid resource variables' }) } : {}) };
   }
 
   completion(source: string, metadata: McpCompleteOptions): CompletionDefinition & { ref: { type: 'prompt' | 'resource'; id: string } } {

@@ -130,6 +130,11 @@ export interface McpResourceOptions extends McpResourceCommonOptions {
 export interface McpResourceTemplateOptions extends McpResourceCommonOptions {
   /** e.g. `users://{id}/profile`; each variable is injected with `@McpArg('id')`. */
   uriTemplate: string;
+  /**
+   * The variables as a Standard Schema (an object schema of the template's variables): each string is
+   * converted to the type it lists, then checked by its `validate`; the handler gets its output.
+   */
+  parameters?: McpStandardSchema;
 }
 
 /** What a completion provider completes: one argument of a prompt or of a resource template. @publicApi */

@@ -102,14 +102,14 @@ export class McpRegistry {
     this.announce('resources');
   }
 
-  /** Adds a resource template at run time; the handler gets the URI's variables. */
-  addResourceTemplate(
-    options: McpResourceTemplateOptions,
-    handler: (variables: Record<string, string>, context: McpResourceContext) => unknown,
+  /** Adds a resource template at run time; the handler gets the URI's variables (with `parameters`, its output, typed). */
+  addResourceTemplate<const O extends McpResourceTemplateOptions>(
+    options: O,
+    handler: (variables: McpHandlerArgs<O, Record<string, string>>, context: McpResourceContext) => unknown,
   ): void {
     this.registerResourceTemplate({
       ...this.definitions.resourceTemplate(RUNTIME, options),
-      invoke: async (invocation) => handler(invocation.arguments as Record<string, string>, invocation.context as unknown as McpResourceContext),
+      invoke: async (invocation) => handler(invocation.arguments as McpHandlerArgs<O, Record<string, string>>, invocation.context as unknown as McpResourceContext),
     });
     this.announce('resources');
   }

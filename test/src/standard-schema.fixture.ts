@@ -3,7 +3,7 @@ import { toStandardJsonSchema } from '@valibot/to-json-schema';
 import { type } from 'arktype';
 import * as v from 'valibot';
 import { z } from 'zod';
-import { McpArgs, McpExecutionContext, McpModule, McpPrompt, McpRegistry, McpTool, type McpSchemaOutput, type McpToolContext } from 'nest-mcp';
+import { McpArgs, McpExecutionContext, McpModule, McpPrompt, McpRegistry, McpResourceTemplate, McpTool, type McpSchemaOutput, type McpToolContext } from 'nest-mcp';
 
 // The same forecast tool three times, once per schema library: a minimum length, an integer range with
 // a default, an enum with a default, and a transform (`tag` is upper-cased before the handler sees it).
@@ -111,6 +111,19 @@ export class ZodTools {
 }
 
 @Injectable()
+export class ZodResources {
+  @McpResourceTemplate({
+    uriTemplate: 'forecast://{city}/{days}/{units}',
+    name: 'forecast-page',
+    mimeType: 'application/json',
+    parameters: z.object({ city: z.string().min(2), days: z.number().int().min(1).max(7), units: z.enum(['c', 'f']) }),
+  })
+  page({ uri, city, days, units }: { uri: string; city: string; days: number; units: 'c' | 'f' }) {
+    return { contents: [{ uri, text: JSON.stringify({ city, days, units, typeOfDays: typeof days }) }] };
+  }
+}
+
+@Injectable()
 export class ValibotTools {
   @McpTool({ name: 'forecast-valibot', description: 'A forecast (Valibot schemas)', inputSchema: valibotForecastInput, output: valibotForecastOutput })
   forecast(args: McpSchemaOutput<typeof valibotForecastInput>) {
@@ -155,6 +168,6 @@ export class RuntimeTools implements OnModuleInit {
 
 @Module({
   imports: [McpModule.forRoot({ name: 'standard-schema-e2e', version: '1.0.0' })],
-  providers: [ZodTools, ValibotTools, ArkTypeTools, RuntimeTools, DenyGuard],
+  providers: [ZodTools, ZodResources, ValibotTools, ArkTypeTools, RuntimeTools, DenyGuard],
 })
 export class StandardSchemaFixtureModule {}
