@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { describe, expect, it } from '@jest/globals';
 import { type } from 'arktype';
 import { z } from 'zod';
-import { McpRegistry, McpTool, type McpToolContext } from 'nest-mcp';
+import { McpPrompt, McpRegistry, McpResourceTemplate, McpTool, type McpToolContext } from 'nest-mcp';
 
 // Compile-time tests: `npm test` type-checks this file first (tsc --noEmit covers test/). Each
 // `@ts-expect-error` marks a line that must stay a type error; were the handlers not typed from their
@@ -49,6 +49,28 @@ export class TypedTools {
   @McpTool({ description: 'ArkType', inputSchema: type({ count: 'number' }) })
   wrongArkType(args: { count: string }) {
     return args.count;
+  }
+
+  @McpPrompt({ description: 'Prompt arguments typed', parameters: z.object({ topic: z.string(), depth: z.number().default(1) }) })
+  rightPrompt({ topic, depth }: { topic: string; depth: number }) {
+    return `${topic} ${depth}`;
+  }
+
+  // @ts-expect-error `depth` is a number once the schema has converted it
+  @McpPrompt({ description: 'Prompt arguments mistyped', parameters: z.object({ depth: z.number() }) })
+  wrongPrompt({ depth }: { depth: string }) {
+    return depth;
+  }
+
+  @McpResourceTemplate({ uriTemplate: 'items://{id}', name: 'item', parameters: z.object({ id: z.number().int() }) })
+  rightTemplate({ uri, id }: { uri: string; id: number }) {
+    return `${uri} ${id}`;
+  }
+
+  // @ts-expect-error `id` is a number
+  @McpResourceTemplate({ uriTemplate: 'things://{id}', name: 'thing', parameters: z.object({ id: z.number().int() }) })
+  wrongTemplate({ id }: { id: string }) {
+    return id;
   }
 
   @McpTool({ description: 'An elicit() with a Zod form types the answer', inputSchema: z.object({}) })
