@@ -10,7 +10,8 @@ import { McpEras, NeitherEraError, type EraClues, type McpSession } from '../../
 import { writeStandaloneStream } from './standalone-stream.js';
 import { asMcpError } from '../../protocol/internal-error.js';
 import { classifyMessage, type ClientResponse, type IncomingJsonRpc } from '../../protocol/json-rpc-envelope.js';
-import type { JsonRpcRequest } from '../../protocol/wire.types.js';
+import type { JsonRpcMessage, JsonRpcRequest } from '../../protocol/wire.types.js';
+import { ResultPacing } from '../result-pacing.js';
 import type { RequestMeta } from '../../protocol/request-meta.js';
 import { writeJson, writeJsonRpcError } from './json-response.js';
 import { EVENT_STREAM_HEADERS, keepAlive, sseEvent } from './event-stream.js';
@@ -192,6 +193,10 @@ export class McpHttpTransport implements OnModuleDestroy {
     let streaming = false;
     let subscription: Subscription | undefined = undefined;
     let stopKeepAlive = () => {};
+    // A result right behind a progress event waits a moment (ResultPacing): bridges such as mcp-remote
+    // relay both to a stdio client in one write, which loses the progress event then.
+    const pacing = new ResultPacing();
+    let resultHeld = false;
     const counted = request.method !== 'subscriptions/listen';
     if (counted) this.serving++;
     let done = false;
@@ -199,16 +204,25 @@ export class McpHttpTransport implements OnModuleDestroy {
       if (done) return;
       done = true;
       stopKeepAlive();
+      pacing.cancel();
       if (counted) this.serving--;
     };
     res.on('close', () => {
       finish();
       if (!res.writableFinished) subscription?.unsubscribe();
     });
+    const endStream = (last: JsonRpcMessage) => {
+      if (res.destroyed) return finish();
+      res.write(sseEvent(last));
+      finish();
+      res.end();
+    };
     subscription = this.dispatcher
       .dispatch(request, facts)
       .subscribe({
         complete: () => {
+          // The held result ends the response when its pause is over.
+          if (resultHeld) return;
           finish();
           // Completed without a response (the call was cancelled): nothing more is sent.
           if (!res.writableEnded) {
@@ -217,7 +231,7 @@ export class McpHttpTransport implements OnModuleDestroy {
           }
         },
         next: (outbound: OutboundMessage) => {
-          if (res.destroyed) return;
+          if (res.destroyed || resultHeld) return;
           if (outbound.kind === 'response' && !streaming) {
             writeJson(res, outbound.httpStatus, outbound.message);
             return;
@@ -228,11 +242,12 @@ export class McpHttpTransport implements OnModuleDestroy {
             // Long-lived streams (subscriptions/listen) get comment keep-alives so proxies keep them open.
             stopKeepAlive = keepAlive(res);
           }
-          res.write(sseEvent(outbound.message));
-          if (outbound.kind === 'response') {
-            stopKeepAlive();
-            res.end();
+          if (outbound.kind !== 'response') {
+            res.write(sseEvent(outbound.message), pacing.notificationWrite());
+            return;
           }
+          resultHeld = pacing.holdsResult(() => endStream(outbound.message));
+          if (!resultHeld) endStream(outbound.message);
         },
       });
   }
