@@ -7,6 +7,7 @@ import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { RequestStateCodec } from '../dist/lib/mrtr/index.js';
 import { claimFigures } from './store-claim.mjs';
+import { schemaFigures, schemaRows } from './schemas.mjs';
 import { allFigures as stdioStart, SUBJECTS as STDIO_SUBJECTS } from './stdio-start.mjs';
 import { cannon, echoRequest, MESSAGE, mb, median, messagesOf, meta, post, sleep, startServer, sum } from './harness.mjs';
 
@@ -418,6 +419,8 @@ async function main() {
   const claimed = await claimFigures({ quick: QUICK });
   log(`6. stdio start: spawn to the first server/discover answer, ${CFG.stdioRuns} spawns per subject (bench/stdio-start.mjs)`);
   const stdio = await stdioStart({ runs: CFG.stdioRuns });
+  log('7. Standard Schema against DTOs: start-up of 100 tools, the argument check of one call (bench/schemas.mjs)');
+  const schemas = await schemaFigures({ quick: QUICK });
 
   const floor = rows.floor.rps;
   const limit = rows['node-http'].rps;
@@ -480,9 +483,10 @@ async function main() {
         `min ${fmt(f.minMs)} · max ${fmt(f.maxMs)} ms · ${f.runs} spawns, interleaved · ${(f.medianMs / stdio.bare.medianMs).toFixed(1)}× bare node |`,
     );
   }
+  lines.push(...schemaRows(schemas));
   const table = lines.join('\n');
 
-  const packages = ['nest-mcp', '@nestjs/core', '@nestjs/platform-express', 'express', '@nestjs/platform-fastify', 'fastify', '@rekog/mcp-nest', '@modelcontextprotocol/server', '@modelcontextprotocol/node', 'zod', 'autocannon'];
+  const packages = ['nest-mcp', '@nestjs/core', '@nestjs/platform-express', 'express', '@nestjs/platform-fastify', 'fastify', '@rekog/mcp-nest', '@modelcontextprotocol/server', '@modelcontextprotocol/node', 'zod', 'valibot', 'arktype', 'class-validator', 'autocannon'];
   const env = [
     `- Node ${process.version} · ${os.cpus()[0].model} · ${os.cpus().length} CPUs · ${os.platform()} ${os.release()}`,
     `- ${packages.map((p) => `${p} ${version(p)}`).join(' · ')}`,

@@ -30,6 +30,14 @@ export { InputRequiredSignal, isInputRequiredSignal } from './mrtr/input-require
 export * from './progress/index.js';
 export * from './results/content.js';
 export { McpField, McpObject } from './schema/index.js';
+export type {
+  McpSchemaInput,
+  McpSchemaOutput,
+  McpStandardSchema,
+  StandardJSONSchemaV1,
+  StandardSchemaV1,
+  StandardTypedV1,
+} from './schema/index.js';
 export * from './protocol/index.js';
 export * from './auth/index.js';
 export * from './telemetry/index.js';

@@ -1,6 +1,7 @@
 import type { McpAuthInfo } from '../auth/mcp-auth.interfaces.js';
 import type { ElicitResult } from '../elicitation/elicit-result.js';
 import type { ElicitationSchemaBuilder } from '../elicitation/elicitation-schema.builder.js';
+import type { McpSchemaOutput, McpStandardSchema } from '../schema/standard-schema.js';
 import type { ProgressSource } from '../progress/index.js';
 import type {
   ClientCapabilities,
@@ -30,6 +31,12 @@ export interface ElicitOptions {
  * @publicApi
  */
 export interface McpElicitor {
+  /**
+   * Asks with a form given as a Standard Schema (Zod, ArkType, Valibot's `toStandardJsonSchema()`): an
+   * object schema of strings, numbers, booleans and enums. An accepted answer is checked by the
+   * schema's own `validate`, and `content` is its output, typed from the schema.
+   */
+  elicit<S extends McpStandardSchema>(message: string, schema: S, options?: ElicitOptions): Promise<ElicitResult<McpSchemaOutput<S> & object>>;
   /** Asks with a form; resolves with the user's answer (accept, decline or cancel). */
   elicit(message: string, form: ElicitationForm, options?: ElicitOptions): Promise<ElicitResult>;
   /** Asks the user to open a URL (URL mode); `accept` means the user agreed to open it. */
@@ -40,6 +47,16 @@ export interface McpElicitor {
    * kind's client capability is checked (-32021 when missing).
    */
   requestInputs(requests: InputRequests): Promise<InputResponses>;
+}
+
+/**
+ * Progress in one call, as `@rekog/mcp-nest`'s `Context.reportProgress` takes it (and as a
+ * `notifications/progress` carries it). The same rules as the emitters of `ProgressSource`: each value
+ * greater than the last one sent for the request, none above its total.
+ * @publicApi
+ */
+export interface McpProgressReporter {
+  reportProgress(progress: { progress: number; total?: number; message?: string }): Promise<void>;
 }
 
 /** What every handler context tells about the request. @publicApi */
@@ -69,7 +86,7 @@ export interface McpRequestInfo {
 }
 
 /** @publicApi */
-export interface McpToolContext extends McpElicitor, ProgressSource, McpRequestInfo {
+export interface McpToolContext extends McpElicitor, ProgressSource, McpProgressReporter, McpRequestInfo {
   readonly toolName: string;
   /**
    * For a tool with `taskStart: 'explicit'` called by a client with the tasks extension: ends the
@@ -81,11 +98,11 @@ export interface McpToolContext extends McpElicitor, ProgressSource, McpRequestI
 }
 
 /** @publicApi */
-export interface McpPromptContext extends McpElicitor, ProgressSource, McpRequestInfo {
+export interface McpPromptContext extends McpElicitor, ProgressSource, McpProgressReporter, McpRequestInfo {
   readonly promptName: string;
 }
 
 /** @publicApi */
-export interface McpResourceContext extends McpElicitor, ProgressSource, McpRequestInfo {
+export interface McpResourceContext extends McpElicitor, ProgressSource, McpProgressReporter, McpRequestInfo {
   readonly uri: string;
 }

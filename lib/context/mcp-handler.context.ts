@@ -2,10 +2,14 @@ import { getMcpAuth } from '../auth/mcp-auth-info.js';
 import type { McpAuthInfo } from '../auth/mcp-auth.interfaces.js';
 import { ElicitResult } from '../elicitation/elicit-result.js';
 import { ElicitationSchemaBuilder } from '../elicitation/elicitation-schema.builder.js';
+import { standardForm } from '../elicitation/standard-form.js';
+import { InvalidParamsError } from '../protocol/mcp.error.js';
+import { isStandardSchema, type McpSchemaOutput, type McpStandardSchema } from '../schema/index.js';
 import { createProgressSource, type ProgressSource } from '../progress/index.js';
 import type {
   ClientCapabilities,
   ElicitRequestFormParams,
+  ElicitResponse,
   Implementation,
   InputRequests,
   InputResponses,
@@ -84,13 +88,29 @@ export abstract class McpHandlerContext {
   percentProgress() {
     return this.progress.percentProgress();
   }
+  /** One value at a time, each with its total (the emitters share the request's last value, so the order is checked all the same). */
+  async reportProgress({ progress, total, message }: { progress: number; total?: number; message?: string }): Promise<void> {
+    this.progress.doubleProgress(total ?? null).emit(progress, message);
+  }
 
-  async elicit(message: string, form: ElicitationForm, options: ElicitOptions = {}): Promise<ElicitResult> {
-    const requestedSchema: ElicitRequestFormParams['requestedSchema'] =
-      typeof form === 'function' ? form(new ElicitationSchemaBuilder()).build() : form;
+  elicit<S extends McpStandardSchema>(message: string, schema: S, options?: ElicitOptions): Promise<ElicitResult<McpSchemaOutput<S> & object>>;
+  elicit(message: string, form: ElicitationForm, options?: ElicitOptions): Promise<ElicitResult>;
+  async elicit(message: string, form: ElicitationForm | McpStandardSchema, options: ElicitOptions = {}): Promise<ElicitResult<object>> {
+    // A Standard Schema first: an ArkType schema is a function too, like a builder callback.
+    const standard = isStandardSchema(form) ? standardForm(form) : undefined;
+    const requestedSchema: ElicitRequestFormParams['requestedSchema'] = standard
+      ? standard.requestedSchema
+      : typeof form === 'function'
+        ? (form as Extract<ElicitationForm, Function>)(new ElicitationSchemaBuilder()).build()
+        : (form as ElicitRequestFormParams['requestedSchema']);
     const key = options.key ?? `elicitation-${this.position + 1}`;
     const responses = this.ask({ [key]: { method: 'elicitation/create', params: { mode: 'form', message, requestedSchema } } });
-    return new ElicitResult(responses[key] as never);
+    const response = responses[key] as unknown as ElicitResponse;
+    if (!standard || response.action !== 'accept') return new ElicitResult(response);
+    // The answer already passed the requestedSchema (else it was asked again); what JSON Schema cannot say is the schema's to refuse.
+    const checked = await standard.validator.validate(response.content ?? {});
+    if (!checked.ok) throw new InvalidParamsError(checked.message);
+    return new ElicitResult(response, checked.value as object);
   }
 
   async elicitUrl(message: string, url: string, options: ElicitOptions = {}): Promise<ElicitResult> {

@@ -2,6 +2,7 @@ import { assignMetadata, type PipeTransform } from '@nestjs/common';
 import { MCP_PARAM_ARGS_METADATA } from '../mcp.constants.js';
 import { McpParamtype } from '../interfaces/mcp-paramtype.enum.js';
 import { isDtoClass } from '../schema/schema-helpers.js';
+import { NEST_REQUEST_PARAMTYPE, RESOURCE_ARGUMENTS } from '../definitions/handler-method.js';
 
 /**
  * Builds a parameter decorator that records `(paramtype, data, pipes)` for one argument index,
@@ -45,6 +46,31 @@ export function applyDtoConvention(target: object, key: string | symbol): void {
   if (takesArguments) return;
   const candidates = types.map((type, index) => ({ type, index })).filter(({ index }) => !indexes.has(index));
   if (candidates.length === 1 && isDtoClass(candidates[0].type)) createMcpParamDecorator(McpParamtype.ARGS)()(target, key, candidates[0].index);
+}
+
+// What the positional convention gives each parameter, in order: the arguments, the context, the HTTP request.
+const POSITIONAL = [McpParamtype.ARGS, McpParamtype.CONTEXT, NEST_REQUEST_PARAMTYPE as McpParamtype];
+
+/**
+ * Convention of handlers whose arguments are a Standard Schema, as `@rekog/mcp-nest` calls them:
+ * a method with no MCP parameter decorator takes `(args, context, request)`, so such a method runs
+ * here unchanged. A method with any MCP parameter decorator keeps exactly what it declares. @internal
+ */
+export function applyPositionalConvention(target: object, key: string | symbol, method: unknown, argumentsData?: string): void {
+  if (decoratedParameters(target, key).indexes.size > 0) return;
+  const types: unknown[] | undefined = Reflect.getMetadata('design:paramtypes', target, key);
+  const count = Math.min(types?.length ?? (typeof method === 'function' ? method.length : 0), POSITIONAL.length);
+  for (let index = 0; index < count; index++) createMcpParamDecorator(POSITIONAL[index])(index === 0 ? argumentsData : undefined)(target, key, index);
+}
+
+/**
+ * The positional convention without a schema: applied only when the first parameter is a plain object
+ * (a destructured `{ uri, id }`, an interface), so a forgotten `@McpArg()` on `id: string` still fails
+ * start-up. Resources and templates get `{ uri, ...variables }` as their arguments. @internal
+ */
+export function applyObjectPositionalConvention(target: object, key: string | symbol, method: unknown, kind: 'arguments' | 'resource' = 'arguments'): void {
+  const types: unknown[] = Reflect.getMetadata('design:paramtypes', target, key) ?? [];
+  if (types[0] === Object) applyPositionalConvention(target, key, method, kind === 'resource' ? RESOURCE_ARGUMENTS : undefined);
 }
 
 /** `@McpComplete` methods without parameter decorators take `(value, context)`. @internal */

@@ -9,7 +9,8 @@ import type {
 } from '../interfaces/handler-metadata.interface.js';
 import { INVALID_RESOURCE, INVALID_TOOL_NAME, MISSING_DESCRIPTION } from '../mcp.messages.js';
 import type { JsonSchemaObject, Prompt, PromptArgument, ResourceDescriptor, ResourceTemplateDescriptor, Tool } from '../protocol/wire.types.js';
-import { ArgumentValidator, assertValidSchema, dtoToJsonSchema } from '../schema/index.js';
+import { ArgumentValidator, assertObjectRootSchema, assertValidSchema, dtoToJsonSchema, isStandardSchema, standardJsonSchema, StandardValidator } from '../schema/index.js';
+import type { StandardSchemaV1 } from '../schema/index.js';
 import { isDtoClass } from '../schema/schema-helpers.js';
 import type { HandlerMethod } from './handler-method.js';
 import { buildInputSchema, SchemaWarnings } from './input-schema.js';
@@ -22,7 +23,12 @@ export interface ToolDefinition {
   readonly definition: Tool;
   /** Where it came from (`Class.method()`), for start-up messages. */
   readonly source: string;
-  readonly validator: ArgumentValidator;
+  /** The JSON Schema check of the arguments; absent when a Standard Schema checks them. */
+  readonly validator?: ArgumentValidator;
+  /** The arguments' Standard Schema: its own `validate` checks them, and its output is what the method gets. */
+  readonly argumentSchema?: StandardValidator;
+  /** The result's Standard Schema: its `validate` checks the structured result, and its output is sent. */
+  readonly resultSchema?: StandardValidator;
   /** The `@McpArgs()` DTO class, when arguments are transformed into one. */
   readonly dto?: Function;
   /** Arguments mirrored into `Mcp-Param-{header}` headers: property → header suffix. */
@@ -39,6 +45,8 @@ export interface PromptDefinition {
   /** Each argument's JSON Schema, used to convert the string the client sends. */
   readonly argumentSchemas: Readonly<Record<string, JsonSchemaObject>>;
   readonly dto?: Function;
+  /** The arguments' Standard Schema (`parameters`), run after the strings are converted. */
+  readonly argumentSchema?: StandardValidator;
 }
 
 /** @internal */
@@ -55,6 +63,8 @@ export interface ResourceTemplateDefinition {
   readonly template: UriTemplate;
   readonly variableSchemas: Readonly<Record<string, JsonSchemaObject>>;
   readonly cache?: McpCacheOptions;
+  /** The variables' Standard Schema (`parameters`), run after the strings are converted. */
+  readonly argumentSchema?: StandardValidator;
 }
 
 /** A completion source for one argument of a prompt or template. @internal */
@@ -83,20 +93,27 @@ export class McpDefinitionFactory {
 
   tool(method: HandlerMethod, metadata: McpToolMetadata): ToolDefinition {
     assertToolRules(metadata, method.source);
-    const { inputSchema, dto, headerParams } = buildInputSchema(method, this.warnings, metadata.inputSchema);
-    return { ...this.toolDefinition(metadata, inputSchema, this.outputSchema(method, metadata.output), method.source), dto, headerParams, task: metadata.task, taskStart: metadata.taskStart };
+    const input = toolInput(metadata, method.source);
+    const { inputSchema, dto, headerParams } = buildInputSchema(method, this.warnings, input.jsonSchema, input.schema !== undefined);
+    const output = this.output(method, toolOutput(metadata, method.source));
+    return { ...this.toolDefinition(metadata, inputSchema, input.schema, output, method.source), dto, headerParams, task: metadata.task, taskStart: metadata.taskStart };
   }
 
   /** A tool added at run time (`McpRegistry.addTool`): the same rules, its schema given or any object. */
   runtimeTool(metadata: McpToolMetadata, source: string): ToolDefinition {
     assertToolRules(metadata, source);
-    const inputSchema = metadata.inputSchema ?? { type: 'object' as const };
-    return this.toolDefinition(metadata, buildInputSchema({ source, params: [], argOptions: {}, paramTypes: [] }, this.warnings, inputSchema).inputSchema, undefined, source);
+    const input = toolInput(metadata, source);
+    const method: HandlerMethod = { source, params: [], argOptions: {}, paramTypes: [] };
+    const { inputSchema } = buildInputSchema(method, this.warnings, input.jsonSchema ?? { type: 'object' as const }, input.schema !== undefined);
+    const output = this.output(method, toolOutput(metadata, source), false);
+    return this.toolDefinition(metadata, inputSchema, input.schema, output, source);
   }
 
   prompt(method: HandlerMethod, metadata: McpPromptMetadata): PromptDefinition {
     if (!metadata.description?.trim()) throw new Error(MISSING_DESCRIPTION('prompt', method.source));
-    const { schemas, required, dto } = this.stringArguments(method);
+    const parameters = metadata.parameters;
+    if (parameters !== undefined && !isStandardSchema(parameters)) throw new Error(`"parameters" of prompt ${method.source} must be a Standard Schema (Zod, ArkType, Valibot)`);
+    const { schemas, required, dto } = this.stringArguments(method, parameters && objectSchema(standardJsonSchema(parameters, 'input', `prompt ${method.source}`), `prompt ${method.source}`));
     const promptArguments: PromptArgument[] = Object.entries(schemas).map(([name, schema]) => ({
       name,
       ...(typeof schema.title === 'string' ? { title: schema.title } : {}),
@@ -111,7 +128,7 @@ export class McpDefinitionFactory {
       ...(metadata.icons ? { icons: metadata.icons } : {}),
       ...(metadata._meta ? { _meta: metadata._meta } : {}),
     };
-    return { definition, source: method.source, argumentSchemas: schemas, dto };
+    return { definition, source: method.source, argumentSchemas: schemas, dto, argumentSchema: parameters && new StandardValidator(parameters, { messagePrefix: 'Invalid prompt arguments' }) };
   }
 
   resource(source: string, metadata: McpResourceOptions): ResourceDefinition {
@@ -122,9 +139,10 @@ export class McpDefinitionFactory {
 
   /** A template; `method` is absent for run-time additions, whose variables are all strings. */
   resourceTemplate(source: string, metadata: McpResourceTemplateOptions, method?: HandlerMethod): ResourceTemplateDefinition {
-    const { cache, hideWhenDenied: _hidden, ...definition } = metadata;
+    const { cache, hideWhenDenied: _hidden, parameters, ...definition } = metadata;
     const template = new UriTemplate(metadata.uriTemplate);
-    const schemas = method ? this.stringArguments(method).schemas : {};
+    const explicit = parameters && objectSchema(standardJsonSchema(parameters, 'input', `the variables of ${source}`), source);
+    const schemas = method || explicit ? this.stringArguments(method ?? { source, params: [], argOptions: {}, paramTypes: [] }, explicit).schemas : {};
     const unknown = Object.keys(schemas).filter((name) => !template.variables.includes(name));
     if (unknown.length > 0) {
       throw new Error(INVALID_RESOURCE(source, `@McpArg ${unknown.join(', ')} is not a variable of "${metadata.uriTemplate}"`));
@@ -132,7 +150,7 @@ export class McpDefinitionFactory {
     const variableSchemas = Object.fromEntries(
       template.variables.map((name) => [name, Object.hasOwn(schemas, name) ? schemas[name] : { type: 'string' }]),
     );
-    return { definition, source, template, variableSchemas, cache };
+    return { definition, source, template, variableSchemas, cache, ...(parameters ? { argumentSchema: new StandardValidator(parameters, { messagePrefix: 'Invalid resource variables' }) } : {}) };
   }
 
   completion(source: string, metadata: McpCompleteOptions): CompletionDefinition & { ref: { type: 'prompt' | 'resource'; id: string } } {
@@ -145,7 +163,14 @@ export class McpDefinitionFactory {
     return { key: completionKey(ref, metadata.argument), source, ref };
   }
 
-  private toolDefinition(metadata: McpToolMetadata, inputSchema: Tool['inputSchema'], outputSchema: JsonSchemaObject | undefined, source: string): ToolDefinition {
+  private toolDefinition(
+    metadata: McpToolMetadata,
+    inputSchema: Tool['inputSchema'],
+    argumentSchema: StandardSchemaV1 | undefined,
+    output: { outputSchema?: JsonSchemaObject; resultSchema?: StandardValidator },
+    source: string,
+  ): ToolDefinition {
+    const { outputSchema, resultSchema } = output;
     const definition: Tool = {
       name: metadata.name,
       ...(metadata.title ? { title: metadata.title } : {}),
@@ -156,30 +181,59 @@ export class McpDefinitionFactory {
       ...(metadata.icons ? { icons: metadata.icons } : {}),
       ...(metadata._meta ? { _meta: metadata._meta } : {}),
     };
-    return { definition, source, validator: new ArgumentValidator(inputSchema) };
+    // A Standard Schema is the one judge of its arguments: ajv on its JSON Schema would refuse what it coerces.
+    if (argumentSchema) return { definition, source, argumentSchema: new StandardValidator(argumentSchema), ...(resultSchema ? { resultSchema } : {}) };
+    return { definition, source, validator: new ArgumentValidator(inputSchema), ...(resultSchema ? { resultSchema } : {}) };
   }
 
   /**
    * Arguments that arrive as strings (prompt arguments, template variables): their schemas (for
    * conversion, enum completion, titles and descriptions) and which are required.
    */
-  private stringArguments(method: HandlerMethod): { schemas: Record<string, JsonSchemaObject>; required: Set<string>; dto?: Function } {
-    const { inputSchema, dto } = buildInputSchema(method, this.warnings);
+  private stringArguments(method: HandlerMethod, explicit?: JsonSchemaObject & { type: 'object' }): { schemas: Record<string, JsonSchemaObject>; required: Set<string>; dto?: Function } {
+    const { inputSchema, dto } = buildInputSchema(method, this.warnings, explicit, explicit !== undefined);
     const properties = (inputSchema.properties ?? {}) as Record<string, JsonSchemaObject>;
     return { schemas: properties, required: new Set((inputSchema.required as string[] | undefined) ?? []), dto };
   }
 
-  private outputSchema(method: HandlerMethod, output: McpToolMetadata['output']): JsonSchemaObject | undefined {
+  /** The result's schema: a Standard Schema's output side (checked per call), a raw one, or a DTO's (from the return type when `fromReturnType`). */
+  private output(method: HandlerMethod, output: McpToolMetadata['output'], fromReturnType = true): { outputSchema?: JsonSchemaObject; resultSchema?: StandardValidator } {
+    if (isStandardSchema(output)) {
+      return { outputSchema: standardJsonSchema(output, 'output', `the output of ${method.source}`), resultSchema: new StandardValidator(output, { messagePrefix: 'Invalid result' }) };
+    }
     if (output && typeof output === 'object') {
       assertValidSchema(output, method.source);
-      return output;
+      return { outputSchema: output };
     }
-    const type = output ?? method.returnType;
-    if (!isDtoClass(type)) return undefined;
+    const type = output ?? (fromReturnType ? method.returnType : undefined);
+    if (!isDtoClass(type)) return {};
     // Loose output properties only describe less; they let no bad input through, so only an empty DTO is reported.
     this.warnings.emptyDto(type, method.source, 'output');
-    return dtoToJsonSchema(type);
+    return { outputSchema: dtoToJsonSchema(type) };
   }
+}
+
+/** The arguments' schema named by a tool's options: as JSON Schema, and the Standard Schema it came from. */
+function toolInput(metadata: McpToolMetadata, source: string): { jsonSchema?: JsonSchemaObject & { type: 'object' }; schema?: StandardSchemaV1 } {
+  if (metadata.inputSchema !== undefined && metadata.parameters !== undefined) {
+    throw new Error(`Tool ${source} names both "inputSchema" and "parameters": they are one option under two names`);
+  }
+  const input = metadata.inputSchema ?? metadata.parameters;
+  if (!isStandardSchema(input)) return { jsonSchema: input as (JsonSchemaObject & { type: 'object' }) | undefined };
+  return { jsonSchema: objectSchema(standardJsonSchema(input, 'input', `the arguments of ${source}`), source), schema: input };
+}
+
+function toolOutput(metadata: McpToolMetadata, source: string): McpToolMetadata['output'] {
+  if (metadata.output !== undefined && metadata.outputSchema !== undefined) {
+    throw new Error(`Tool ${source} names both "output" and "outputSchema": they are one option under two names`);
+  }
+  return metadata.output ?? metadata.outputSchema;
+}
+
+/** Arguments are named: a schema for them must describe an object. */
+function objectSchema(schema: JsonSchemaObject, source: string): JsonSchemaObject & { type: 'object' } {
+  assertObjectRootSchema(schema, source);
+  return schema;
 }
 
 function assertToolRules(metadata: McpToolMetadata, source: string): void {

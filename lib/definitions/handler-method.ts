@@ -21,6 +21,12 @@ export interface HandlerMethod {
   returnType?: unknown;
 }
 
+/**
+ * The data of the arguments parameter a resource handler gets by the positional convention: the URI
+ * read together with the template's variables, `{ uri, ...variables }`, as `@rekog/mcp-nest` hands them.
+ */
+export const RESOURCE_ARGUMENTS = 'mcp:resource-arguments';
+
 /** Nest's `RouteParamtypes.REQUEST` (`@Req()`); the enum itself is internal to @nestjs/common. */
 export const NEST_REQUEST_PARAMTYPE = 0;
 

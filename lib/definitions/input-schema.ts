@@ -54,12 +54,15 @@ export class SchemaWarnings {
   }
 }
 
-/** The arguments' JSON Schema, generated once from the DTO or the named parameters (or the explicit one). */
-export function buildInputSchema(method: HandlerMethod, warnings: SchemaWarnings, explicit?: JsonSchemaObject & { type: 'object' }): InputSchema {
+/**
+ * The arguments' JSON Schema, generated once from the DTO or the named parameters (or the explicit one,
+ * compiled to prove it valid unless a schema library converted it and checks the values itself).
+ */
+export function buildInputSchema(method: HandlerMethod, warnings: SchemaWarnings, explicit?: JsonSchemaObject & { type: 'object' }, converted = false): InputSchema {
   const { params, paramTypes: types, source } = method;
   assertEveryParameterDecorated(types, params, source);
   if (explicit) {
-    assertValidSchema(explicit, source);
+    if (!converted) assertValidSchema(explicit, source);
     assertObjectRootSchema(explicit, source);
     return { inputSchema: explicit };
   }

@@ -21,20 +21,24 @@ function describe(value: unknown): string {
  * `undefined`, or the `defaultValue` you pass, so optional fields never crash.
  * @publicApi
  */
-export class ElicitResult {
+export class ElicitResult<T extends object = Readonly<Record<string, ElicitContentValue>>> {
   readonly action: ElicitAction;
-  /** Submitted values; empty unless accepted. Frozen, so handlers cannot alter what later replays see. */
-  readonly content: Readonly<Record<string, ElicitContentValue>>;
+  /**
+   * Submitted values; empty unless accepted. Frozen, so handlers cannot alter what later replays see.
+   * Asked with a Standard Schema (`elicit(message, z.object(…))`), the schema's output, typed from it.
+   */
+  readonly content: Readonly<T>;
   readonly _meta?: JsonObject;
 
-  constructor(response: ElicitResponse) {
+  /** `parsed`: the accepted content as a schema library checked and converted it, in place of the raw one. */
+  constructor(response: ElicitResponse, parsed?: T) {
     this.action = response.action;
     // Content of a declined/cancelled answer is not the user's submission; drop it so it cannot be read by accident.
     // fromEntries defines keys, so a `__proto__` key in the answer stays data instead of swapping the prototype.
-    const submitted = response.action === 'accept' && response.content ? Object.entries(response.content) : [];
+    const submitted = response.action === 'accept' ? Object.entries(parsed ?? response.content ?? {}) : [];
     this.content = Object.freeze(
-      Object.fromEntries(submitted.map(([key, value]) => [key, Array.isArray(value) ? (Object.freeze([...value]) as string[]) : value])),
-    );
+      Object.fromEntries(submitted.map(([key, value]) => [key, Array.isArray(value) ? Object.freeze([...value]) : value])),
+    ) as Readonly<T>;
     if (response._meta !== undefined) this._meta = response._meta;
   }
 
@@ -118,14 +122,14 @@ export class ElicitResult {
   /** The wire shape, e.g. for logging. */
   toJSON(): ElicitResponse {
     const response: ElicitResponse = { action: this.action };
-    if (this.action === 'accept') response.content = { ...this.content };
+    if (this.action === 'accept') response.content = { ...(this.content as Record<string, ElicitContentValue>) };
     if (this._meta !== undefined) response._meta = this._meta;
     return response;
   }
 
   #raw(name: string): unknown {
     // Own properties only: a field called "toString" must not resolve to Object.prototype.
-    return Object.hasOwn(this.content, name) ? this.content[name] : undefined;
+    return Object.hasOwn(this.content, name) ? (this.content as Record<string, unknown>)[name] : undefined;
   }
 
   #read<T>(name: string, expected: string, guard: (value: unknown) => value is T, defaultValue: T | undefined): T | undefined {

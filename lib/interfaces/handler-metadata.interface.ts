@@ -1,4 +1,5 @@
 import type { CacheScope, Icon, JsonObject, JsonSchemaObject, ResourceTemplateDescriptor, ToolAnnotations } from '../protocol/wire.types.js';
+import type { McpStandardSchema } from '../schema/standard-schema.js';
 
 /** Caching hints a handler may set for its list entry or read result. @publicApi */
 export interface McpCacheOptions {
@@ -16,15 +17,23 @@ export interface McpToolOptions {
   annotations?: ToolAnnotations;
   icons?: Icon[];
   /**
-   * The structured result's schema: a DTO class or a raw JSON Schema. When omitted and the
-   * method's declared return type is a class, that class is used.
+   * The structured result's schema: a DTO class, a raw JSON Schema, or a Standard Schema (Zod,
+   * ArkType, Valibot's `toStandardJsonSchema()`), whose `validate` checks and converts the result.
+   * When omitted and the method's declared return type is a class, that class is used.
    */
-  output?: Function | JsonSchemaObject;
+  output?: Function | JsonSchemaObject | McpStandardSchema;
+  /** `output` under the name `@rekog/mcp-nest` gives it. */
+  outputSchema?: McpStandardSchema | JsonSchemaObject;
   /**
-   * A raw JSON Schema for the arguments, used verbatim instead of the generated one (for keywords a
-   * DTO cannot express: `$defs`, `if/then/else`, …). Arguments then reach the method through `@McpArgs()`.
+   * The arguments' schema instead of the generated one: a raw JSON Schema, used verbatim (for
+   * keywords a DTO cannot express: `$defs`, `if/then/else`, …), or a Standard Schema (Zod, ArkType,
+   * Valibot's `toStandardJsonSchema()`), listed as its JSON Schema and validated by its own `validate`.
+   * Arguments then reach the method through `@McpArgs()` (or, with no MCP parameter decorator, as
+   * its first parameter).
    */
-  inputSchema?: JsonSchemaObject & { type: 'object' };
+  inputSchema?: (JsonSchemaObject & { type: 'object' }) | McpStandardSchema;
+  /** A Standard Schema `inputSchema`, under the name `@rekog/mcp-nest` gives it. */
+  parameters?: McpStandardSchema;
   /**
    * Run the tool as a task (the `io.modelcontextprotocol/tasks` extension) for clients that declare
    * the extension on the call: `tools/call` answers at once with the task, which the client polls.
@@ -79,6 +88,11 @@ export interface McpPromptOptions {
   /** Required: clients list prompts by it. */
   description: string;
   icons?: Icon[];
+  /**
+   * The arguments as a Standard Schema (an object schema): its properties are the listed arguments
+   * (with their descriptions, required unless optional), its `validate` checks and converts them.
+   */
+  parameters?: McpStandardSchema;
   /** Opt-in: `prompts/list` leaves the prompt out when its guards deny a probe (see `McpToolOptions.hideWhenDenied`). */
   hideWhenDenied?: boolean;
   _meta?: JsonObject;
@@ -116,6 +130,11 @@ export interface McpResourceOptions extends McpResourceCommonOptions {
 export interface McpResourceTemplateOptions extends McpResourceCommonOptions {
   /** e.g. `users://{id}/profile`; each variable is injected with `@McpArg('id')`. */
   uriTemplate: string;
+  /**
+   * The variables as a Standard Schema (an object schema of the template's variables): each string is
+   * converted to the type it lists, then checked by its `validate`; the handler gets its output.
+   */
+  parameters?: McpStandardSchema;
 }
 
 /** What a completion provider completes: one argument of a prompt or of a resource template. @publicApi */

@@ -1,5 +1,5 @@
 import type { ParamsFactory } from '@nestjs/core';
-import { NEST_REQUEST_PARAMTYPE } from '../definitions/handler-method.js';
+import { NEST_REQUEST_PARAMTYPE, RESOURCE_ARGUMENTS } from '../definitions/handler-method.js';
 import { McpParamtype } from '../interfaces/mcp-paramtype.enum.js';
 import { prepareInvocation, type McpInvocation } from './mcp-invocation.js';
 
@@ -20,6 +20,8 @@ export class McpParamsFactory implements ParamsFactory {
 function valueOf(type: number, data: unknown, invocation: McpInvocation): unknown {
   switch (type) {
     case McpParamtype.ARGS:
+      // A resource handler called by the positional convention gets the URI read beside the variables.
+      if (data === RESOURCE_ARGUMENTS) return { uri: invocation.name, ...invocation.arguments };
       return invocation.dto ?? invocation.arguments;
     case McpParamtype.ARG:
       // Only what the client sent: an absent `toString` argument is undefined, not Object's method.

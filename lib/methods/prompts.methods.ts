@@ -66,10 +66,15 @@ export function unknownPrompt(name: string): InvalidParamsError {
   return new InvalidParamsError(`Unknown prompt: ${name}`);
 }
 
-/** Strings converted to the declared types, then the DTO's class-validator rules; -32602 otherwise. */
+/** Strings converted to the declared types, then the Standard Schema's validate or the DTO's class-validator rules; -32602 otherwise. */
 async function checkPromptArguments(prompt: RegisteredPrompt, raw: unknown): Promise<CheckedArguments> {
   const required = new Set((prompt.definition.arguments ?? []).filter((arg) => arg.required).map((arg) => arg.name));
   const args = convertStringArguments(raw, prompt.argumentSchemas, required, 'prompts/get');
+  if (prompt.argumentSchema) {
+    const checked = await prompt.argumentSchema.validate(args);
+    if (!checked.ok) throw new InvalidParamsError(checked.message);
+    return { arguments: checked.value as JsonObject };
+  }
   if (!prompt.dto) return { arguments: args };
   const dto = toDtoInstance(prompt.dto, args);
   const problem = await validateDto(dto, 'Invalid prompt arguments');

@@ -44,10 +44,15 @@ export class ResourcesMethods {
         listed: { entry: template, kind: McpHandlerKind.RESOURCE_TEMPLATE, unknown },
       };
     },
-    // A template's variables, converted to their declared types; a fixed resource takes none.
-    checkArguments: ({ entry, arguments: variables }) => ({
-      arguments: 'variableSchemas' in entry ? convertStringArguments(variables, entry.variableSchemas, new Set(), 'resources/read') : {},
-    }),
+    // A template's variables, converted to their declared types (then checked by its Standard Schema); a fixed resource takes none.
+    checkArguments: async ({ entry, arguments: variables }) => {
+      if (!('variableSchemas' in entry)) return { arguments: {} };
+      const converted = convertStringArguments(variables, entry.variableSchemas, new Set(), 'resources/read');
+      if (!entry.argumentSchema) return { arguments: converted };
+      const checked = await entry.argumentSchema.validate(converted);
+      if (!checked.ok) throw new InvalidParamsError(checked.message);
+      return { arguments: checked.value as JsonObject };
+    },
     toResult: (value, { target: uri, entry }) => {
       const contents = withAppMeta(toResourceContents(value, uri, entry.definition.mimeType), entry.definition);
       if (contents.length === 0) throw resourceNotFound(uri);

@@ -12,18 +12,23 @@ import { TASKS_EXTENSION } from '../protocol/protocol.constants.js';
 import { TaskStartSignal } from '../mrtr/index.js';
 import { declaresTasks, taskFields, type TaskRecord } from '../tasks/task-record.js';
 import { isPlainObject } from '../protocol/json-value.js';
-import type { JsonObject, Result } from '../protocol/wire.types.js';
+import type { CallToolResult, JsonObject, Result } from '../protocol/wire.types.js';
 import { McpRegistry } from '../registry/mcp.registry.js';
 import type { RegisteredTool } from '../registry/registered-handlers.js';
 import { toCallToolResult, toolErrorResult } from '../results/tool-result.mapper.js';
 import { isDeliberateToolError } from '../results/tool-error.js';
-import { toDtoInstance, validateDto } from '../schema/index.js';
+import { toDtoInstance, validateDto, type StandardValidator } from '../schema/index.js';
+import { isCallToolResultLike } from '../results/content.js';
+import { instanceToPlain } from 'class-transformer';
 import { listResult } from './pagination.js';
 import { RpcMethod } from './rpc-method.decorator.js';
 import { visibleEntries } from './visible-entries.js';
 
 /** Invalid tool arguments: answered as a tool error, so the model can correct itself (SEP-1303). */
 class ToolArgumentsError extends IntrinsicException {}
+
+/** A result that breaks the tool's own output schema: a server fault, logged with a reference like any other. */
+class ToolResultError extends Error {}
 
 /** `tools/list` and `tools/call`. @internal */
 @Injectable()
@@ -55,7 +60,7 @@ export class ToolsMethods {
       if (!isPlainObject(args)) throw new InvalidParamsError('tools/call "arguments" must be an object');
       return checkToolArguments(entry, args);
     },
-    toResult: toCallToolResult,
+    toResult: (value, { entry }) => (entry.resultSchema ? checkedToolResult(entry.resultSchema, value) : toCallToolResult(value)),
     // A failing tool is a tool result, so the model sees why. Exception filters ran before, and
     // Nest's own fallback never does, so this is the one place a failure is logged.
     toErrorResult: (error, { target }, call) => {
@@ -122,13 +127,40 @@ function unknownTool(name: string): InvalidParamsError {
   return new InvalidParamsError(`Unknown tool: ${name}`);
 }
 
-/** JSON Schema first, then the DTO's class-validator rules. */
+/** The Standard Schema's own validate (its output is what the method gets); else JSON Schema first, then the DTO's class-validator rules. */
 async function checkToolArguments(tool: RegisteredTool, args: JsonObject): Promise<CheckedArguments> {
-  const check = tool.validator.validate(args);
+  if (tool.argumentSchema) {
+    const checked = await tool.argumentSchema.validate(args);
+    if (!checked.ok) throw new ToolArgumentsError(checked.message);
+    return { arguments: checked.value as JsonObject };
+  }
+  const check = tool.validator!.validate(args);
   if (!check.ok) throw new ToolArgumentsError(check.message);
   if (!tool.dto) return { arguments: args };
   const dto = toDtoInstance(tool.dto, args);
   const problem = await validateDto(dto);
   if (problem) throw new ToolArgumentsError(problem);
   return { arguments: args, dto };
+}
+
+/**
+ * The result of a tool with a Standard Schema output: its structured content checked by the schema
+ * and replaced by the schema's output (what the listed output JSON Schema describes). A tool error
+ * is sent as it is; a result without structured content, or with content the schema refuses, is a fault.
+ */
+async function checkedToolResult(schema: StandardValidator, value: unknown): Promise<CallToolResult> {
+  if (!isCallToolResultLike(value)) {
+    const structured = await checkedStructure(schema, typeof value === 'object' && value !== null ? instanceToPlain(value) : value);
+    return { resultType: 'complete', content: [{ type: 'text', text: JSON.stringify(structured) }], structuredContent: structured };
+  }
+  const result = toCallToolResult(value);
+  if (result.isError) return result;
+  if (!('structuredContent' in result)) throw new ToolResultError('The tool has an output schema but its result has no structuredContent');
+  return { ...result, structuredContent: await checkedStructure(schema, result.structuredContent) };
+}
+
+async function checkedStructure(schema: StandardValidator, structured: unknown): Promise<unknown> {
+  const checked = await schema.validate(structured);
+  if (!checked.ok) throw new ToolResultError(checked.message);
+  return checked.value;
 }

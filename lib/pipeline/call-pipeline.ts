@@ -62,8 +62,8 @@ export interface CallFamily<E extends Callable> {
   find(params: JsonObject): Found<E>;
   /** Validation and conversion, as pipes would do them; throws to refuse the call. */
   checkArguments(found: Found<E>, params: JsonObject): CheckedArguments | Promise<CheckedArguments>;
-  /** The method's value as the wire result. */
-  toResult(value: unknown, found: Found<E>): Result;
+  /** The method's value as the wire result (async when a schema library checks it). */
+  toResult(value: unknown, found: Found<E>): Result | Promise<Result>;
   /** The method's failure as a wire result; without it, a failure is a JSON-RPC error, as an McpError always is. */
   toErrorResult?(error: unknown, found: Found<E>, call: McpCall): Result;
 }
@@ -111,7 +111,7 @@ export class McpCallPipeline {
   async run<E extends Callable>(family: CallFamily<E>, call: McpCall, params: JsonObject, found: Found<E>, taskRounds?: CallRounds): Promise<Result> {
     try {
       const outcome = await this.invoke(family, call, params, found, taskRounds);
-      return outcome.kind === 'value' ? family.toResult(outcome.value, found) : outcome.result;
+      return outcome.kind === 'value' ? await family.toResult(outcome.value, found) : outcome.result;
     } catch (error) {
       // An McpError is the answer as it is; a task's start is tools/call's to handle.
       if (!family.toErrorResult || isMcpError(error) || error instanceof TaskStartSignal) throw error;

@@ -11,6 +11,8 @@ import { DUPLICATE_HANDLER } from '../mcp.messages.js';
 import { APP_MIME_TYPE } from '../protocol/protocol.constants.js';
 import type { JsonObject, JsonSchemaObject, PromptArgument } from '../protocol/wire.types.js';
 import { McpDefinitionFactory } from '../definitions/definition.factory.js';
+import type { McpHandlerArgs, McpToolReturn } from '../decorators/typed-handler.types.js';
+import type { McpInvocation } from '../invocation/mcp-invocation.js';
 import type {
   RegisteredCompletion,
   RegisteredPrompt,
@@ -48,27 +50,45 @@ export class McpRegistry {
 
   // ── run-time API ────────────────────────────────────────────────────────────────────────────
 
-  /** Adds a tool at run time; its arguments are checked against `inputSchema` (default: any object). */
-  addTool(options: McpToolOptions & { name: string }, handler: (args: JsonObject, context: McpToolContext) => unknown): void {
+  /**
+   * Adds a tool at run time; its arguments are checked against `inputSchema` (default: any object).
+   * With a Standard Schema `inputSchema` (or `output`), the handler is typed from it: it receives the
+   * schema's output and must return what the output schema accepts.
+   */
+  addTool<const O extends McpToolOptions & { name: string }>(
+    options: O,
+    handler: (args: McpHandlerArgs<O, JsonObject>, context: McpToolContext) => McpToolReturn<O>,
+  ): void {
     this.registerTool({
       ...this.definitions.runtimeTool(options, `tool "${options.name}"`),
       source: RUNTIME,
-      invoke: async (invocation) => handler(invocation.arguments, invocation.context as unknown as McpToolContext),
+      invoke: async (invocation) => handler(invocation.arguments as McpHandlerArgs<O, JsonObject>, invocation.context as unknown as McpToolContext),
     });
     this.announce('tools');
   }
 
-  /** Adds a prompt at run time; `arguments` lists its (string) arguments. */
-  addPrompt(
-    options: McpPromptOptions & { name: string; arguments?: PromptArgument[] },
-    handler: (args: Record<string, string>, context: McpPromptContext) => unknown,
+  /**
+   * Adds a prompt at run time; `arguments` lists its (string) arguments, or a Standard Schema
+   * `parameters` declares, checks and converts them (and types the handler's `args`).
+   */
+  addPrompt<const O extends McpPromptOptions & { name: string; arguments?: PromptArgument[] }>(
+    options: O,
+    handler: (args: McpHandlerArgs<O, Record<string, string>>, context: McpPromptContext) => unknown,
   ): void {
+    const invoke = async (invocation: McpInvocation) => handler(invocation.arguments as McpHandlerArgs<O, Record<string, string>>, invocation.context as unknown as McpPromptContext);
+    if (options.parameters) {
+      if (options.arguments) throw new Error(`Prompt "${options.name}" names both "arguments" and "parameters": give one`);
+      const method = { source: `prompt "${options.name}"`, params: [], argOptions: {}, paramTypes: [] };
+      this.registerPrompt({ ...this.definitions.prompt(method, options), source: RUNTIME, invoke });
+      this.announce('prompts');
+      return;
+    }
     const argumentSchemas = Object.fromEntries((options.arguments ?? []).map((argument) => [argument.name, { type: 'string' }]));
     this.registerPrompt({
       definition: (({ hideWhenDenied: _hidden, ...definition }) => definition)(options),
       source: RUNTIME,
       argumentSchemas,
-      invoke: async (invocation) => handler(invocation.arguments as Record<string, string>, invocation.context as unknown as McpPromptContext),
+      invoke,
     });
     this.announce('prompts');
   }
@@ -82,14 +102,14 @@ export class McpRegistry {
     this.announce('resources');
   }
 
-  /** Adds a resource template at run time; the handler gets the URI's variables. */
-  addResourceTemplate(
-    options: McpResourceTemplateOptions,
-    handler: (variables: Record<string, string>, context: McpResourceContext) => unknown,
+  /** Adds a resource template at run time; the handler gets the URI's variables (with `parameters`, its output, typed). */
+  addResourceTemplate<const O extends McpResourceTemplateOptions>(
+    options: O,
+    handler: (variables: McpHandlerArgs<O, Record<string, string>>, context: McpResourceContext) => unknown,
   ): void {
     this.registerResourceTemplate({
       ...this.definitions.resourceTemplate(RUNTIME, options),
-      invoke: async (invocation) => handler(invocation.arguments as Record<string, string>, invocation.context as unknown as McpResourceContext),
+      invoke: async (invocation) => handler(invocation.arguments as McpHandlerArgs<O, Record<string, string>>, invocation.context as unknown as McpResourceContext),
     });
     this.announce('resources');
   }

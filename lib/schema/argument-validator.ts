@@ -2,6 +2,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
 import ajvFormats from 'ajv-formats';
 import type { JsonSchemaObject } from '../protocol/wire.types.js';
+import { propertyPath } from './schema-helpers.js';
 
 /**
  * Outcome of {@link ArgumentValidator.validate}. The success value is one shared frozen object.
@@ -61,6 +62,19 @@ function compile(schema: unknown, where: string, allErrors = false): ValidateFun
  */
 export function assertValidSchema(schema: unknown, where: string): asserts schema is JsonSchemaObject {
   compile(schema, where);
+}
+
+/**
+ * Throws an `Error` naming `where` when `schema` is not a JSON Schema 2020-12 object by the meta-schema.
+ * Cheaper than {@link assertValidSchema} (no code is generated): for schemas a library converted, which
+ * are never compiled here because the library validates with its own code.
+ */
+export function assertWellFormedSchema(schema: unknown, where: string): asserts schema is JsonSchemaObject {
+  if (schema === null || typeof schema !== 'object' || Array.isArray(schema)) {
+    throw new Error(`Invalid JSON Schema for ${where}: a schema must be an object`);
+  }
+  const instance = ajv(false);
+  if (!instance.validateSchema(schema)) throw new Error(`Invalid JSON Schema for ${where}: ${instance.errorsText(instance.errors)}`);
 }
 
 /**
@@ -208,10 +222,5 @@ function joinPath(instancePath: string, property: string): string {
 
 /** JSON Pointer `/address/lines/0` → `address.lines[0]`. */
 function pointerToPath(pointer: string): string {
-  let path = '';
-  for (const raw of pointer.slice(1).split('/')) {
-    const segment = raw.replace(/~1/g, '/').replace(/~0/g, '~');
-    path += /^\d+$/.test(segment) ? `[${segment}]` : path === '' ? segment : `.${segment}`;
-  }
-  return path;
+  return propertyPath(pointer.slice(1).split('/').map((raw) => raw.replace(/~1/g, '/').replace(/~0/g, '~')));
 }

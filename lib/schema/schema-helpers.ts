@@ -110,3 +110,17 @@ export function deepFreeze<T>(value: T): T {
   }
   return value;
 }
+
+/**
+ * A value's place as the module names it in messages: `['address', 'lines', 0]` → `address.lines[0]`.
+ * Segments are keys, or `{ key }` objects (Standard Schema path segments); digits are array indexes.
+ */
+export function propertyPath(segments: Iterable<PropertyKey | { readonly key: PropertyKey }>): string {
+  let path = '';
+  for (const segment of segments) {
+    const key = typeof segment === 'object' && segment !== null ? segment.key : segment;
+    const name = typeof key === 'symbol' ? key.toString() : String(key);
+    path += typeof key === 'number' || /^\d+$/.test(name) ? `[${name}]` : path === '' ? name : `.${name}`;
+  }
+  return path;
+}
