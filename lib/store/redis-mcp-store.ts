@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { DEFAULT_STORE_KEY_PREFIX, DEFAULT_STORE_MAX_ENTRIES } from '../mcp.constants.js';
 import { isMcpError } from '../protocol/mcp.error.js';
 import type { JsonValue } from '../protocol/wire.types.js';
-import { loadIoredis } from './ioredis-loader.js';
+import { openRedis } from './redis-connection.js';
 import type { McpRecordKind, McpRecordScope, McpStore } from './mcp-store.js';
 import { ClientLimitError, RECORD_KINDS, RefusalWarnings, requirePositiveTtl, StoreFullError, storeBudgets, unscopedRoom, type McpStoreBudgets } from './store-limits.js';
 
@@ -97,9 +97,6 @@ redis.call('DEL', KEYS[1])
 for i = 2, #KEYS do redis.call('ZREM', KEYS[i], KEYS[1]) end
 return 1`;
 
-// A request waits at most this long for Redis before it fails with -32603.
-const COMMAND_TIMEOUT_MS = 2_000;
-
 /** The budgets of records written with and without a kind. */
 type Budget = McpRecordKind | 'unscoped';
 
@@ -132,23 +129,7 @@ export class RedisMcpStore implements McpStore {
    * (no offline queue) and the client keeps reconnecting.
    */
   static async connect(url: string, options: RedisMcpStoreOptions = {}): Promise<RedisMcpStore> {
-    const { Redis } = await loadIoredis();
-    const where = describeRedisUrl(url);
-    const client = new Redis(url, {
-      lazyConnect: true,
-      enableOfflineQueue: false,
-      maxRetriesPerRequest: 1,
-      commandTimeout: COMMAND_TIMEOUT_MS,
-      // Dropping a connection to an unreachable Redis has nothing to wait for (ioredis waits 2 s).
-      disconnectTimeout: 100,
-    });
-    reportOutages(client, where);
-    try {
-      await client.connect();
-    } catch (error) {
-      client.disconnect();
-      throw new Error(`Could not connect to Redis at ${where} (mocapi.store.redis-url): ${(error as Error).message}`);
-    }
+    const { client, where } = await openRedis(url, 'store');
     const store = new RedisMcpStore(client, options);
     store.where = `Redis at ${where}`;
     return store;
@@ -274,29 +255,4 @@ const OOM = /(^|\W)OOM command not allowed/;
 function policyOf(reply: unknown): string | undefined {
   const value = Array.isArray(reply) ? reply[1] : reply && typeof reply === 'object' ? (reply as Record<string, unknown>)['maxmemory-policy'] : undefined;
   return typeof value === 'string' ? value : undefined;
-}
-
-/** Scheme, host and port only: the URL may carry a password, which must not reach the logs. */
-function describeRedisUrl(url: string): string {
-  try {
-    const parsed = new URL(url);
-    return `${parsed.protocol}//${parsed.host}`;
-  } catch {
-    return 'the configured URL';
-  }
-}
-
-/** One log line when the connection drops and one when it is back, not one per reconnect attempt. */
-function reportOutages(client: { on(event: string, listener: (error?: Error) => void): unknown }, where: string): void {
-  const logger = new Logger('McpStore');
-  let down = false;
-  client.on('error', (error) => {
-    if (down) return;
-    down = true;
-    logger.error(`Redis at ${where} is unreachable (${error?.message}); store calls fail until it is back`);
-  });
-  client.on('ready', () => {
-    if (down) logger.log(`Redis at ${where} is reachable again`);
-    down = false;
-  });
 }
