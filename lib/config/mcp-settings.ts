@@ -5,6 +5,8 @@ import { parseIsoDuration } from './iso-duration.util.js';
 
 /** The store given in the options (typed from there: config/ does not import store/). */
 type McpStoreOption = NonNullable<McpModuleOptions['store']>['instance'];
+/** The bus given in the options (likewise typed from there). */
+type McpBusOption = NonNullable<McpModuleOptions['store']>['bus'];
 /** The most live records of each kind the store keeps (store/'s McpStoreBudgets). */
 type StoreBudgets = Record<keyof typeof DEFAULT_STORE_SHARES, number>;
 
@@ -43,6 +45,7 @@ export interface McpSettings {
    */
   store: {
     instance: McpStoreOption;
+    bus: McpBusOption;
     redisUrl: string | undefined;
     keyPrefix: string;
     maxEntries: number;
@@ -251,6 +254,7 @@ export function resolveMcpSettings(options: McpModuleOptions = {}, config?: Conf
     },
     store: {
       instance: options.store?.instance,
+      bus: options.store?.bus,
       redisUrl: options.store?.redisUrl ?? read('mocapi.store.redis-url'),
       keyPrefix: options.store?.keyPrefix ?? read('mocapi.store.key-prefix') ?? DEFAULT_STORE_KEY_PREFIX,
       maxEntries,

@@ -1,0 +1,42 @@
+import { Inject, Injectable, type OnApplicationShutdown, type Provider } from '@nestjs/common';
+import { MCP_SETTINGS } from '../mcp.constants.js';
+import { InMemoryMcpBus } from './in-memory-mcp-bus.js';
+import type { McpBus } from './mcp-bus.js';
+import { RedisMcpBus } from './redis-mcp-bus.js';
+
+/** The injection token of the module's `McpBus`. @internal */
+export const MCP_BUS = Symbol('MCP_BUS');
+
+/**
+ * What the bus provider reads of the module's settings (as StoreSettings: typed here, since config/
+ * cannot be imported from this tier). `bus.provider.spec.ts` keeps it in step with McpSettings.
+ * @internal
+ */
+export interface BusSettings {
+  store: { bus: McpBus | undefined; redisUrl: string | undefined; keyPrefix: string };
+}
+
+/**
+ * The configured bus: the application's own, else Redis pub/sub when `mocapi.store.redis-url` is set
+ * (the store's Redis, its own two connections), else this process alone.
+ * @internal
+ */
+export const mcpBusProvider: Provider = {
+  provide: MCP_BUS,
+  inject: [MCP_SETTINGS],
+  useFactory: async ({ store: { bus, redisUrl, keyPrefix } }: BusSettings): Promise<McpBus> =>
+    bus ?? (redisUrl ? RedisMcpBus.connect(redisUrl, { keyPrefix }) : new InMemoryMcpBus()),
+};
+
+/** Closes the bus the module opened (not one the application passed in), once the calls in flight are done. @internal */
+@Injectable()
+export class McpBusCloser implements OnApplicationShutdown {
+  constructor(
+    @Inject(MCP_BUS) private readonly bus: McpBus,
+    @Inject(MCP_SETTINGS) private readonly settings: BusSettings,
+  ) {}
+
+  async onApplicationShutdown(): Promise<void> {
+    if (!this.settings.store.bus) await this.bus.close?.();
+  }
+}
