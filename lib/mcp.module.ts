@@ -26,6 +26,9 @@ import { MethodTable } from './dispatch/method-table.js';
 import { requestStateCodecProvider, requestStateServicesProvider, sealKeysProvider, sealSecretProvider } from './mrtr/request-state.provider.js';
 import { ERA_PROVIDERS } from './era/index.js';
 import { McpCustomMethods } from './registry/custom-methods.js';
+import { McpChangeFanOut, McpFleet } from './registry/change-notifications.js';
+import { mcpBusProvider, McpBusCloser } from './bus/bus.provider.js';
+import { InFlightRequests } from './dispatch/in-flight-requests.js';
 import { mcpStoreProvider, McpStoreCloser } from './store/store.provider.js';
 import { TaskRunner } from './tasks/task-runner.js';
 import { McpSkills } from './skills/index.js';
@@ -97,11 +100,16 @@ function withRuntime(definition: DynamicModule): DynamicModule {
     ...ERA_PROVIDERS,
     mcpStoreProvider,
     McpStoreCloser,
+    mcpBusProvider,
+    McpBusCloser,
+    InFlightRequests,
     TaskRunner,
     requestStateServicesProvider,
     McpMetadataAccessor,
     McpRegistry,
     McpCustomMethods,
+    McpChangeFanOut,
+    McpFleet,
     McpExplorer,
     McpSkills,
     NestAdapter,
@@ -122,7 +130,7 @@ function withRuntime(definition: DynamicModule): DynamicModule {
     imports: [...(definition.imports ?? []), DiscoveryModule],
     controllers: [controller, wellKnown, playground],
     providers: [...(definition.providers ?? []), ...providers],
-    exports: [McpRegistry, McpCustomMethods, McpDispatcher, McpTelemetry],
+    exports: [McpRegistry, McpCustomMethods, McpFleet, McpDispatcher, McpTelemetry],
   };
 }
 
