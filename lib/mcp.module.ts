@@ -27,9 +27,9 @@ import { requestStateCodecProvider, requestStateServicesProvider, sealKeysProvid
 import { ERA_PROVIDERS } from './era/index.js';
 import { McpCustomMethods } from './registry/custom-methods.js';
 import { McpChangeFanOut, McpFleet } from './registry/change-notifications.js';
-import { mcpBusProvider, McpBusCloser } from './bus/bus.provider.js';
+import { mcpBusProvider, McpConnectionsCloser } from './bus/bus.provider.js';
 import { InFlightRequests } from './dispatch/in-flight-requests.js';
-import { mcpStoreProvider, McpStoreCloser } from './store/store.provider.js';
+import { mcpStoreProvider } from './store/store.provider.js';
 import { TaskRunner } from './tasks/task-runner.js';
 import { McpSkills } from './skills/index.js';
 import { McpTelemetry } from './telemetry/mcp-telemetry.js';
@@ -99,9 +99,8 @@ function withRuntime(definition: DynamicModule): DynamicModule {
     requestStateCodecProvider,
     ...ERA_PROVIDERS,
     mcpStoreProvider,
-    McpStoreCloser,
     mcpBusProvider,
-    McpBusCloser,
+    McpConnectionsCloser,
     InFlightRequests,
     TaskRunner,
     requestStateServicesProvider,

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { Redis } from 'ioredis';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { eventStreamData } from '../lib/testing/event-stream.js';
@@ -226,16 +227,16 @@ describe('three instances behind round-robin nginx, one real Redis (e2e)', () =>
     } finally {
       redis = await startRedis(redisServer, port);
     }
-    // Back by themselves: the sessions' calls, and an elicitation whose answers cross instances, on every instance.
+    // Back by themselves: the store answers again, and every instance's bus connection has subscribed again
+    // (Redis counts the subscribers of the answers channel; an empty message is ignored by each).
     await until(async () => (await postMcp(b.url, { jsonrpc: '2.0', id: 10, method: 'ping', params: {} }, { headers: legacySessionHeaders((client.transport as StreamableHTTPClientTransport).sessionId!), skipSchema: true })).status === 200, 'the store to answer again');
-    await until(async () => {
-      try {
-        await elicitationCalls(client);
-        return true;
-      } catch {
-        return false;
-      }
-    }, 'an elicitation through round-robin to complete again');
+    const raw = new Redis(redis.url);
+    try {
+      await until(async () => (await raw.publish('nest-mcp:bus:answers', '{}')) === instances.length, 'every instance to listen on the bus again');
+    } finally {
+      raw.disconnect();
+    }
+    // Then an elicitation whose answers land on any instance completes at once.
     expect(await elicitationCalls(client)).toBe(3);
     await client.close();
   }, 120_000);

@@ -1,5 +1,7 @@
 import { Inject, Injectable, type OnApplicationShutdown, type Provider } from '@nestjs/common';
-import { MCP_SETTINGS } from '../mcp.constants.js';
+import { MCP_SETTINGS, MCP_STORE } from '../mcp.constants.js';
+import type { McpStore } from '../store/mcp-store.js';
+import type { StoreSettings } from '../store/store.provider.js';
 import { InMemoryMcpBus } from './in-memory-mcp-bus.js';
 import type { McpBus } from './mcp-bus.js';
 import { RedisMcpBus } from './redis-mcp-bus.js';
@@ -28,15 +30,22 @@ export const mcpBusProvider: Provider = {
     bus ?? (redisUrl ? RedisMcpBus.connect(redisUrl, { keyPrefix }) : new InMemoryMcpBus()),
 };
 
-/** Closes the bus the module opened (not one the application passed in), once the calls in flight are done. @internal */
+/**
+ * Closes the bus and the store the module opened (not those the application passed in). At
+ * application shutdown, after the transport has let the calls in flight finish, since they may
+ * still claim requestState or answer a question held elsewhere.
+ * @internal
+ */
 @Injectable()
-export class McpBusCloser implements OnApplicationShutdown {
+export class McpConnectionsCloser implements OnApplicationShutdown {
   constructor(
     @Inject(MCP_BUS) private readonly bus: McpBus,
-    @Inject(MCP_SETTINGS) private readonly settings: BusSettings,
+    @Inject(MCP_STORE) private readonly store: McpStore,
+    @Inject(MCP_SETTINGS) private readonly settings: BusSettings & StoreSettings,
   ) {}
 
   async onApplicationShutdown(): Promise<void> {
     if (!this.settings.store.bus) await this.bus.close?.();
+    if (!this.settings.store.instance) await this.store.close?.();
   }
 }
