@@ -6,6 +6,7 @@ import os from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { RequestStateCodec } from '../dist/lib/mrtr/index.js';
+import { busFigures, busRows } from './bus.mjs';
 import { claimFigures } from './store-claim.mjs';
 import { allFigures as stdioStart, SUBJECTS as STDIO_SUBJECTS } from './stdio-start.mjs';
 import { cannon, echoRequest, MESSAGE, mb, median, messagesOf, meta, post, sleep, startServer, sum } from './harness.mjs';
@@ -418,6 +419,8 @@ async function main() {
   const claimed = await claimFigures({ quick: QUICK });
   log(`6. stdio start: spawn to the first server/discover answer, ${CFG.stdioRuns} spawns per subject (bench/stdio-start.mjs)`);
   const stdio = await stdioStart({ runs: CFG.stdioRuns });
+  log('7. the bus between instances: 2025 answers through it vs direct, delivery latency (bench/bus.mjs)');
+  const bus = await busFigures({ quick: QUICK });
 
   const floor = rows.floor.rps;
   const limit = rows['node-http'].rps;
@@ -480,6 +483,7 @@ async function main() {
         `min ${fmt(f.minMs)} · max ${fmt(f.maxMs)} ms · ${f.runs} spawns, interleaved · ${(f.medianMs / stdio.bare.medianMs).toFixed(1)}× bare node |`,
     );
   }
+  lines.push(...busRows(bus));
   const table = lines.join('\n');
 
   const packages = ['nest-mcp', '@nestjs/core', '@nestjs/platform-express', 'express', '@nestjs/platform-fastify', 'fastify', '@rekog/mcp-nest', '@modelcontextprotocol/server', '@modelcontextprotocol/node', 'zod', 'autocannon'];
