@@ -2,6 +2,7 @@ import type { INestApplication } from '@nestjs/common';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { BusUnavailableError, InMemoryMcpBus, McpFleet, McpRegistry, RedisMcpBus, type McpBus } from '../lib/index.js';
 import { publishOnBus } from '../lib/bus/bus-call.js';
+import { McpEras } from '../lib/era/index.js';
 import type { JsonValue } from '../lib/protocol/wire.types.js';
 import { eventStreamData } from '../lib/testing/event-stream.js';
 import { randomSecret } from './support/interactive-http.js';
@@ -149,6 +150,24 @@ describe('two instances sharing one bus, in one process (e2e)', () => {
     const question = await events(call)();
     expect((await answer(b.url, other, question.id, { action: 'accept', content: { name: 'Eve', email: 'eve@example.com' } })).status).toBe(400);
     abort.abort();
+  });
+
+  it('a 2025 notifications/cancelled posted to B stops the call running on A: its stream ends without a response', async () => {
+    const sessionId = await session(a.url);
+    const body = { jsonrpc: '2.0', id: 'to-cancel', method: 'tools/call', params: { name: 'onboard', arguments: {} } };
+    const call = await fetch(a.url, { method: 'POST', headers: sessionPost(sessionId), body: JSON.stringify(body) });
+    const data = eventStreamData(call.body!);
+    const question = JSON.parse((await within(data.next(), 'the question')).value as string);
+    expect(question.method).toBe('elicitation/create');
+    expect(a.app.get(McpEras).awaitedClientAnswers).toBe(1);
+    const cancel = { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 'to-cancel', reason: 'changed my mind' } };
+    expect((await postMcp(b.url, cancel, { headers: legacySessionHeaders(sessionId), skipSchema: true })).status).toBe(202);
+    const rest: string[] = [];
+    await within((async () => {
+      for await (const event of { [Symbol.asyncIterator]: () => data }) rest.push(event);
+    })(), "the call's stream to end");
+    expect(rest).toEqual([]);
+    expect(a.app.get(McpEras).awaitedClientAnswers).toBe(0);
   });
 
   it('McpFleet runs an action on both instances; each listener hears its list change once, from its own instance', async () => {

@@ -68,6 +68,8 @@ async function connect(url: string): Promise<Client> {
   return client;
 }
 
+const sessionIdOf = (client: Client) => (client.transport as StreamableHTTPClientTransport).sessionId!;
+
 /** One onboard, one upgrade-plan (two questions) and one wizard (questions between progress); each checked. */
 async function elicitationCalls(client: Client): Promise<number> {
   const onboarded = await client.callTool({ name: 'onboard', arguments: {} });
@@ -217,7 +219,7 @@ describe('three instances behind round-robin nginx, one real Redis (e2e)', () =>
       }
       // A 2025 session's request reads the store (was the session ended?): refused with the clear error, not a hang.
       await expect(client.listTools()).rejects.toThrow(/503|Service Unavailable|-31503/);
-      const raw = await postMcp(b.url, { jsonrpc: '2.0', id: 9, method: 'tools/list', params: {} }, { headers: legacySessionHeaders((client.transport as StreamableHTTPClientTransport).sessionId!), skipSchema: true });
+      const raw = await postMcp(b.url, { jsonrpc: '2.0', id: 9, method: 'tools/list', params: {} }, { headers: legacySessionHeaders(sessionIdOf(client)), skipSchema: true });
       expect(raw.status).toBe(503);
       expect(raw.headers.get('retry-after')).toBe('1');
       expect(raw.body.error).toMatchObject({ code: -31503, message: "Service Unavailable: the server's store (Redis) is unreachable; retry later" });
@@ -229,7 +231,9 @@ describe('three instances behind round-robin nginx, one real Redis (e2e)', () =>
     }
     // Back by themselves: the store answers again, and every instance's bus connection has subscribed again
     // (Redis counts the subscribers of the answers channel; an empty message is ignored by each).
-    await until(async () => (await postMcp(b.url, { jsonrpc: '2.0', id: 10, method: 'ping', params: {} }, { headers: legacySessionHeaders((client.transport as StreamableHTTPClientTransport).sessionId!), skipSchema: true })).status === 200, 'the store to answer again');
+    const sessionId = sessionIdOf(client);
+    const ping = (url: string) => postMcp(url, { jsonrpc: '2.0', id: 10, method: 'ping', params: {} }, { headers: legacySessionHeaders(sessionId), skipSchema: true });
+    await until(async () => (await Promise.all(instances.map(async ({ url }) => (await ping(url)).status))).every((status) => status === 200), "every instance's store to answer again");
     const raw = new Redis(redis.url);
     try {
       await until(async () => (await raw.publish('nest-mcp:bus:answers', '{}')) === instances.length, 'every instance to listen on the bus again');
