@@ -46,6 +46,27 @@ async function survey(callUrl, answerUrl, sessionId) {
   throw new Error('the survey stream ended without its result');
 }
 
+/**
+ * ms from posting a 2025 `notifications/cancelled` to instance `cancelUrl` until the call it names,
+ * waiting for an answer on `callUrl`, has stopped (the dispatcher fires the handler's signal and ends
+ * the call's stream, which the client sees end).
+ */
+async function cancelAcross(callUrl, cancelUrl, sessionId) {
+  const id = `cancel-${nextId++}`;
+  const body = { jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'survey', arguments: {} } };
+  const response = await fetch(callUrl, { method: 'POST', headers: sessionHeaders(sessionId), body: JSON.stringify(body) });
+  const events = eventStreamData(response.body);
+  const first = JSON.parse((await events.next()).value);
+  if (first.method !== 'elicitation/create') throw new Error(`expected a question, got ${JSON.stringify(first)}`);
+  const sent = performance.now();
+  const cancel = { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id } };
+  const posted = await fetch(cancelUrl, { method: 'POST', headers: sessionHeaders(sessionId), body: JSON.stringify(cancel) });
+  await posted.text();
+  const rest = await events.next();
+  if (!rest.done) throw new Error(`the cancelled call wrote more: ${rest.value}`);
+  return performance.now() - sent;
+}
+
 /** Median ms per elicitation call, direct and through the bus, interleaved over `runs` runs of `calls` each. */
 async function elicitation({ runs, calls }) {
   const redis = await startRedis();
@@ -71,7 +92,11 @@ async function elicitation({ runs, calls }) {
       const sorted = [...samples[mode]].sort((x, y) => x - y);
       return { ms: median(medians[mode]), p50: percentile(sorted, 50), p99: percentile(sorted, 99), calls: sorted.length };
     };
-    return { direct: summary('direct'), bus: summary('bus') };
+    const cancels = [];
+    for (let i = 0; i < calls * 2; i++) cancels.push(await cancelAcross(a, b, sessionId));
+    cancels.sort((x, y) => x - y);
+    const cancel = { p50: percentile(cancels, 50), p99: percentile(cancels, 99), count: cancels.length };
+    return { direct: summary('direct'), bus: summary('bus'), cancel };
   } finally {
     await Promise.all(servers.map((server) => server.stop()));
     redis.stop();
@@ -130,6 +155,12 @@ export function busRows({ elicitation: e, latency }) {
           `median of run medians · p50 ${fmt(f.p50, 2)} · p99 ${fmt(f.p99, 2)} ms · ${fmt(f.calls)} calls, one in flight, runs interleaved |`,
       );
     }
+  }
+  if (!e.skipped) {
+    rows.push(
+      `| 7 | 2025 notifications/cancelled posted to another instance → the call stopped | nest-mcp, 2 instances + Redis | **p50 ${fmt(e.cancel.p50, 2)} ms** · p99 ${fmt(e.cancel.p99, 2)} ms | ` +
+        `${fmt(e.cancel.count)} cancels, one in flight; from the cancel's POST until the client saw the call's stream end (target: p99 ≤ 100 ms) |`,
+    );
   }
   for (const l of latency) {
     rows.push(
