@@ -7,7 +7,7 @@ import type { JsonValue } from '../lib/protocol/wire.types.js';
 import { eventStreamData } from '../lib/testing/event-stream.js';
 import { randomSecret } from './support/interactive-http.js';
 import { findBinary, missingBinary, startRedis, type LocalService } from './support/local-services.js';
-import { LEGACY_HEADERS, legacySessionHeaders, postMcp, rpc, standardHeaders, type Json } from './support/mcp-http.js';
+import { LEGACY_HEADERS, legacySessionHeaders, postMcp, rpc, sseEvents, standardHeaders, type Json } from './support/mcp-http.js';
 import { until, within } from './support/waiting.js';
 import { startInteractiveApp } from './src/interactive-fixture.module.js';
 
@@ -29,16 +29,6 @@ function inbox(bus: McpBus, topic: string) {
       while (read >= messages.length) await within(new Promise<void>((resolve) => (wake = resolve)), `a message on ${topic}`, () => messages);
       return messages[read++];
     },
-  };
-}
-
-/** The SSE events of a response, one at a time, as they arrive. */
-function events(response: Response): () => Promise<Json> {
-  const data = eventStreamData(response.body!);
-  return async () => {
-    const next = await within(data.next(), `the next event from ${response.url}`);
-    if (next.done) throw new Error(`the stream from ${response.url} ended`);
-    return JSON.parse(next.value) as Json;
   };
 }
 
@@ -131,7 +121,7 @@ describe('two instances sharing one bus, in one process (e2e)', () => {
     streams.push(abort);
     const body = { jsonrpc: '2.0', id: 5, method: 'tools/call', params: { name: 'onboard', arguments: {} } };
     const call = await fetch(a.url, { method: 'POST', headers: sessionPost(sessionId), body: JSON.stringify(body), signal: abort.signal });
-    const next = events(call);
+    const next = sseEvents(call);
     const question = await next();
     expect(question.method).toBe('elicitation/create');
     const delivered = await answer(b.url, sessionId, question.id, { action: 'accept', content: { name: 'Ada', email: 'ada@example.com' } });
@@ -147,7 +137,7 @@ describe('two instances sharing one bus, in one process (e2e)', () => {
     streams.push(abort);
     const body = { jsonrpc: '2.0', id: 6, method: 'tools/call', params: { name: 'onboard', arguments: {} } };
     const call = await fetch(a.url, { method: 'POST', headers: sessionPost(owner), body: JSON.stringify(body), signal: abort.signal });
-    const question = await events(call)();
+    const question = await sseEvents(call)();
     expect((await answer(b.url, other, question.id, { action: 'accept', content: { name: 'Eve', email: 'eve@example.com' } })).status).toBe(400);
     abort.abort();
   });
@@ -182,7 +172,7 @@ describe('two instances sharing one bus, in one process (e2e)', () => {
         streams.push(abort);
         const listen = rpc('subscriptions/listen', { notifications: { toolsListChanged: true, resourceSubscriptions: ['r://sentinel'] } }, { id: `fleet-${index}` });
         const response = await fetch(url, { method: 'POST', headers: standardHeaders(listen), body: JSON.stringify(listen), signal: abort.signal });
-        const next = events(response);
+        const next = sseEvents(response);
         expect((await next()).method).toBe('notifications/subscriptions/acknowledged');
         return next;
       }),
