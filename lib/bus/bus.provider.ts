@@ -20,14 +20,24 @@ export interface BusSettings {
 
 /**
  * The configured bus: the application's own, else Redis pub/sub when `mocapi.store.redis-url` is set
- * (the store's Redis, its own two connections), else this process alone.
+ * (the store's Redis, its own two connections), else this process alone. Made after the store, so a
+ * store that refuses to start (say `redis-require-noeviction`) leaves no bus connection open; a bus
+ * that cannot connect closes the store the module opened.
  * @internal
  */
 export const mcpBusProvider: Provider = {
   provide: MCP_BUS,
-  inject: [MCP_SETTINGS],
-  useFactory: async ({ store: { bus, redisUrl, keyPrefix } }: BusSettings): Promise<McpBus> =>
-    bus ?? (redisUrl ? RedisMcpBus.connect(redisUrl, { keyPrefix }) : new InMemoryMcpBus()),
+  inject: [MCP_SETTINGS, MCP_STORE],
+  useFactory: async ({ store: settings }: BusSettings & StoreSettings, store: McpStore): Promise<McpBus> => {
+    if (settings.bus) return settings.bus;
+    if (!settings.redisUrl) return new InMemoryMcpBus();
+    try {
+      return await RedisMcpBus.connect(settings.redisUrl, { keyPrefix: settings.keyPrefix });
+    } catch (error) {
+      if (!settings.instance) await store.close?.();
+      throw error;
+    }
+  },
 };
 
 /**

@@ -1,4 +1,4 @@
-import { Inject, Injectable, Logger, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import type { Subscription } from 'rxjs';
@@ -41,7 +41,7 @@ const ACTIONS = 'everywhere';
  * @internal
  */
 @Injectable()
-export class McpChangeFanOut implements OnModuleInit, OnModuleDestroy {
+export class McpChangeFanOut implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly instance = randomUUID();
   private readonly logger = new Logger('McpBus');
   private local?: Subscription;
@@ -51,7 +51,8 @@ export class McpChangeFanOut implements OnModuleInit, OnModuleDestroy {
     @Inject(MCP_BUS) private readonly bus: McpBus,
   ) {}
 
-  async onModuleInit(): Promise<void> {
+  /** Once the application has started: what start-up adds (skills, run-time entries) is not news to the other instances. */
+  async onApplicationBootstrap(): Promise<void> {
     await this.bus.subscribe(CHANGES, (message) => this.replay(message));
     this.local = this.registry.changes.subscribe((change) => {
       if (!fromTheBus.getStore()) publishIfPossible(this.bus, CHANGES, { from: this.instance, change });
