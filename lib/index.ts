@@ -2,6 +2,8 @@
  * nest-mcp: serve the Model Context Protocol (2026-07-28) from a NestJS application.
  * @publicApi
  */
+// First: an older Node.js stops here with one line.
+import './node-floor.js';
 export { McpModule } from './mcp.module.js';
 export { MCP_MODULE_OPTIONS } from './mcp.module-definition.js';
 export { MCP_CONTEXT_TYPE } from './mcp.constants.js';
@@ -23,6 +25,7 @@ export { McpDispatcher } from './dispatch/mcp.dispatcher.js';
 export { ClientAnswerError, ClientAnswerTimeoutError } from './era/client-requests.js';
 export * from './era/wire-2025.js';
 export { McpToolError } from './results/tool-error.js';
+export { McpConfigurationError } from './config/setting-sources.js';
 export { ElicitResult, ElicitationSchemaBuilder } from './elicitation/index.js';
 export { InputRequiredSignal, isInputRequiredSignal } from './mrtr/input-required.signal.js';
 export * from './progress/index.js';

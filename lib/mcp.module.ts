@@ -1,6 +1,7 @@
 import { Controller, Module, type DynamicModule, type Provider, type Type } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { DiscoveryModule, ModulesContainer } from '@nestjs/core';
+import { declaringDirectory } from './config/declaring-file.js';
 import { resolveMcpSettings, type McpSettings } from './config/mcp-settings.js';
 import { McpBearerAuthGuard } from './transport/http/mcp-bearer-auth.guard.js';
 import { McpAuthService } from './auth/mcp-auth.service.js';
@@ -58,15 +59,16 @@ const mountedEndpoints = new WeakMap<ModulesContainer, Set<string>>();
 @Module({})
 export class McpModule extends McpConfigurableModule {
   static override forRoot(options: typeof MCP_OPTIONS_TYPE = {}): DynamicModule {
-    return withRuntime(super.forRoot(options));
+    return withRuntime(super.forRoot(options), declaringDirectory(import.meta.url));
   }
 
   static override forRootAsync(options: typeof MCP_ASYNC_OPTIONS_TYPE): DynamicModule {
-    return withRuntime(super.forRootAsync(options));
+    return withRuntime(super.forRootAsync(options), declaringDirectory(import.meta.url));
   }
 }
 
-function withRuntime(definition: DynamicModule): DynamicModule {
+/** @param declaredIn where the app's module calling `forRoot()` is: relative paths in the options resolve from there. */
+function withRuntime(definition: DynamicModule, declaredIn: string | undefined): DynamicModule {
   const controller = createMcpController();
   const wellKnown = createProtectedResourceController();
   const playground = createPlaygroundController();
@@ -80,7 +82,7 @@ function withRuntime(definition: DynamicModule): DynamicModule {
     {
       provide: MCP_SETTINGS,
       inject: [MCP_MODULE_OPTIONS, { token: ConfigService, optional: true }],
-      useFactory: (options: McpModuleOptions, config?: ConfigService) => resolveMcpSettings(options, config ?? environmentReader),
+      useFactory: (options: McpModuleOptions, config?: ConfigService) => resolveMcpSettings(options, config ?? environmentReader, declaredIn),
     },
     {
       // Runs while Nest instantiates providers, which is before it maps controller routes.

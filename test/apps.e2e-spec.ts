@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { Injectable, Module } from '@nestjs/common';
@@ -177,7 +178,9 @@ describe('MCP Apps: start-up', () => {
     }
     @Module({ imports: [McpModule.forRoot({})], providers: [MissingFile] })
     class MissingFileModule {}
-    expect((await startupFailure([MissingFileModule])).message).toContain('cannot read the app file "does/not/exist.html" (ENOENT)');
+    // A relative file is looked for beside the file declaring the tool (this one), whatever the working directory.
+    const beside = fileURLToPath(new URL('does/not/exist.html', import.meta.url));
+    expect((await startupFailure([MissingFileModule])).message).toContain(`cannot read the app file "does/not/exist.html" (${beside}: ENOENT)`);
 
     expect(() => McpAppResource({ uri: 'https://example.com/app.html', name: 'web' })).toThrow('an MCP App resource URI must start with ui://');
 

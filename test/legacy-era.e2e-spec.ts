@@ -141,6 +141,6 @@ describe('the protocol option', () => {
   });
 
   it('refuses an unknown posture at start-up', async () => {
-    await expect(startApp([McpModule.forRoot({ protocol: 'both' as never })])).rejects.toThrow('mocapi.protocol must be one of');
+    await expect(startApp([McpModule.forRoot({ protocol: 'both' as never })])).rejects.toThrow('McpModule option protocol must be one of');
   });
 });

@@ -181,7 +181,7 @@ describe('requestState secret at start-up', () => {
   it('an mrtr.secret option of the wrong length fails start-up with a clear message', async () => {
     await expect(
       Test.createTestingModule({ imports: [InteractiveFixtureModule.forRoot({ mrtr: { secret: shortKey } })] }).compile(),
-    ).rejects.toThrow('mocapi.mrtr.secret must be a base64-encoded 256-bit key (32 bytes); got 16 bytes');
+    ).rejects.toThrow('McpModule option mrtr.secret must be a base64-encoded 256-bit key (32 bytes); got 16 bytes');
   });
 
   it('a mocapi.mrtr.secret from ConfigService of the wrong length fails start-up too', async () => {

@@ -102,6 +102,8 @@ describe('the playground page over HTTP', () => {
     const endpoint = await get(started.url);
     expect(endpoint.status).toBe(405);
     expect(endpoint.headers.allow).toBe('POST');
+    // A browser opening the printed endpoint is told where the page is.
+    expect(JSON.parse(endpoint.body).error.message).toBe('Method Not Allowed: the MCP endpoint accepts POST only; open /mcp/playground in a browser to try the server');
     const list = await callMcp(started.url, 'tools/list');
     expect(list.body.result.tools.map((tool: { name: string }) => tool.name)).toEqual(['ping-tool']);
   });
@@ -126,6 +128,8 @@ describe('the playground page over HTTP', () => {
     expect((await get(`${started.url}/playground`)).status).toBe(404);
     expect((await get(`${started.url}/playground/playground.js`)).status).toBe(404);
     expect((await callMcp(started.url, 'tools/list')).status).toBe(200);
+    // No page to point at.
+    expect(JSON.parse((await get(started.url)).body).error.message).toBe('Method Not Allowed: the MCP endpoint accepts POST only');
   });
 
   it('is served in production when forced by the option', async () => {

@@ -235,11 +235,11 @@ describe('rotating mocapi.mrtr.secret (e2e)', () => {
     const config = (values: Record<string, string>) => ConfigModule.forRoot({ isGlobal: true, ignoreEnvFile: true, load: [() => values] });
 
     it.each([
-      ['previous keys without a current one', { MOCAPI_MRTR_PREVIOUS_SECRETS: A }, 'mocapi.mrtr.previous-secrets is set but mocapi.mrtr.secret is not: set the current key too (previous keys only open what they sealed before)'],
-      ['a malformed entry', { MOCAPI_MRTR_SECRET: A, MOCAPI_MRTR_PREVIOUS_SECRETS: `${B},c2hvcnQ=` }, 'mocapi.mrtr.previous-secrets entry 2 must be a base64-encoded 256-bit key (32 bytes); got 5 bytes'],
-      ['an empty entry', { MOCAPI_MRTR_SECRET: A, MOCAPI_MRTR_PREVIOUS_SECRETS: `${B},` }, 'mocapi.mrtr.previous-secrets entry 2 must be a base64-encoded 256-bit key (32 bytes); got an empty value'],
-      ['the current key among the previous ones', { MOCAPI_MRTR_SECRET: A, MOCAPI_MRTR_PREVIOUS_SECRETS: A }, 'mocapi.mrtr.previous-secrets entry 1 is the same key as mocapi.mrtr.secret: a key is either current or previous, not both'],
-      ['a previous key listed twice', { MOCAPI_MRTR_SECRET: A, MOCAPI_MRTR_PREVIOUS_SECRETS: `${B}, ${B}` }, 'mocapi.mrtr.previous-secrets entry 2 is the same key as mocapi.mrtr.previous-secrets entry 1: list each previous key once'],
+      ['previous keys without a current one', { MOCAPI_MRTR_PREVIOUS_SECRETS: A }, 'MOCAPI_MRTR_PREVIOUS_SECRETS is set but mocapi.mrtr.secret is not: set the current key too (previous keys only open what they sealed before)'],
+      ['a malformed entry', { MOCAPI_MRTR_SECRET: A, MOCAPI_MRTR_PREVIOUS_SECRETS: `${B},c2hvcnQ=` }, 'MOCAPI_MRTR_PREVIOUS_SECRETS entry 2 must be a base64-encoded 256-bit key (32 bytes); got 5 bytes'],
+      ['an empty entry', { MOCAPI_MRTR_SECRET: A, MOCAPI_MRTR_PREVIOUS_SECRETS: `${B},` }, 'MOCAPI_MRTR_PREVIOUS_SECRETS entry 2 must be a base64-encoded 256-bit key (32 bytes); got an empty value'],
+      ['the current key among the previous ones', { MOCAPI_MRTR_SECRET: A, MOCAPI_MRTR_PREVIOUS_SECRETS: A }, 'MOCAPI_MRTR_PREVIOUS_SECRETS entry 1 is the same key as MOCAPI_MRTR_SECRET: a key is either current or previous, not both'],
+      ['a previous key listed twice', { MOCAPI_MRTR_SECRET: A, MOCAPI_MRTR_PREVIOUS_SECRETS: `${B}, ${B}` }, 'MOCAPI_MRTR_PREVIOUS_SECRETS entry 2 is the same key as MOCAPI_MRTR_PREVIOUS_SECRETS entry 1: list each previous key once'],
     ])('fails in one line, naming the setting and never a key: %s', async (_label, values, message) => {
       const error = await startupFailure([config(values), McpModule.forRoot()]);
       expect(error.message).toBe(message);
@@ -249,7 +249,7 @@ describe('rotating mocapi.mrtr.secret (e2e)', () => {
 
     it('the option form fails the same way', async () => {
       const error = await startupFailure([McpModule.forRoot({ mrtr: { secret: A, previousSecrets: [B, A] } })]);
-      expect(error.message).toBe('mocapi.mrtr.previous-secrets entry 2 is the same key as mocapi.mrtr.secret: a key is either current or previous, not both');
+      expect(error.message).toBe('McpModule option mrtr.previousSecrets entry 2 is the same key as McpModule option mrtr.secret: a key is either current or previous, not both');
     });
 
     it('logs the key ids it seals and opens with, never the keys', async () => {

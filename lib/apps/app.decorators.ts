@@ -1,6 +1,7 @@
 import { SetMetadata } from '@nestjs/common';
 import { MCP_RESOURCE_METADATA, MCP_UI_METADATA } from '../mcp.constants.js';
-import type { McpAppResourceOptions, McpUiOptions } from './app.interfaces.js';
+import { declaringDirectory } from '../config/declaring-file.js';
+import type { McpAppResourceOptions, McpUiLink, McpUiOptions } from './app.interfaces.js';
 import { appResourceOptions } from './mcp-apps.js';
 
 /**
@@ -20,4 +21,5 @@ export const McpAppResource = (options: McpAppResourceOptions): MethodDecorator 
  * apps show only that; `structuredContent` is what the app gets.
  * @publicApi
  */
-export const McpUi = (options: McpUiOptions): MethodDecorator => SetMetadata(MCP_UI_METADATA, options);
+export const McpUi = (options: McpUiOptions): MethodDecorator =>
+  SetMetadata(MCP_UI_METADATA, { ...options, declaredIn: declaringDirectory(import.meta.url) } satisfies McpUiLink);

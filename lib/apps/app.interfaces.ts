@@ -51,8 +51,16 @@ export interface McpUiOptions {
   visibility?: McpUiVisibility[];
   /** Serve the app from this HTML document. */
   html?: string;
-  /** Serve the app from this HTML file (read once at start-up; relative to the working directory). */
-  file?: string;
+  /**
+   * Serve the app from this HTML file, read once at start-up: a `file:` URL (`new URL('./view.html',
+   * import.meta.url)`), an absolute path, or a path relative to the file that declares the tool.
+   */
+  file?: string | URL;
   /** The served resource's descriptor (with `html` / `file`); its `name` defaults to the tool's. */
   resource?: Omit<McpAppResourceOptions, 'uri' | 'name'> & { name?: string };
+}
+
+/** What `@McpUi()` records: its options, and where the decorated tool is declared (for a relative `file`). @internal */
+export interface McpUiLink extends McpUiOptions {
+  declaredIn?: string;
 }

@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs';
-import path from 'node:path';
+import { resolveDeclaredPath } from '../config/declaring-file.js';
 import type { McpResourceOptions } from '../interfaces/handler-metadata.interface.js';
 import { isPlainObject } from '../protocol/json-value.js';
 import { APP_MIME_TYPE } from '../protocol/protocol.constants.js';
 import type { JsonObject, ResourceContents, ResourceDescriptor, Tool } from '../protocol/wire.types.js';
-import type { McpAppResourceOptions, McpUiOptions } from './app.interfaces.js';
+import type { McpAppResourceOptions, McpUiLink, McpUiOptions } from './app.interfaces.js';
 
 const UI_SCHEME = 'ui://';
 /** The flat key older hosts read; the spec deprecates it in favour of `_meta.ui.resourceUri`. */
@@ -28,15 +28,16 @@ export function linkedToolMeta(meta: JsonObject | undefined, link: McpUiOptions,
  * The app resource `@McpUi({ html | file })` serves, with its fixed HTML (a file is read here, once,
  * at start-up); undefined when the link names a resource served elsewhere.
  */
-export function inlineAppResource(link: McpUiOptions, toolName: string, source: string): { options: McpResourceOptions; html: string } | undefined {
+export function inlineAppResource(link: McpUiLink, toolName: string, source: string): { options: McpResourceOptions; html: string } | undefined {
   if (link.html === undefined && link.file === undefined) return undefined;
   if (link.html !== undefined && link.file !== undefined) throw new Error(`@McpUi() on ${source}: give html or file, not both`);
   let html = link.html;
   if (link.file !== undefined) {
+    const file = resolveDeclaredPath(link.file, link.declaredIn);
     try {
-      html = readFileSync(path.resolve(link.file), 'utf8');
+      html = readFileSync(file, 'utf8');
     } catch (error) {
-      throw new Error(`@McpUi() on ${source}: cannot read the app file "${link.file}" (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+      throw new Error(`@McpUi() on ${source}: cannot read the app file "${String(link.file)}" (${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
     }
   }
   const options = appResourceOptions({ name: toolName, ...link.resource, uri: link.resourceUri }, `@McpUi() on ${source}`);

@@ -60,8 +60,16 @@ export interface McpProtectedResourceMetadata {
  * @publicApi
  */
 export interface McpAuthOptions {
-  /** The token verifier: an instance, or a class resolved from the module's injector (or constructed). */
-  verifier: McpTokenVerifier | Type<McpTokenVerifier>;
+  /**
+   * The token verifier: an instance, or a class resolved from the module's injector (or constructed).
+   * Leave it out to use a ready one: `jwt` (signed access tokens, checked against the issuer's JWKS) or
+   * `introspection` (opaque tokens, RFC 7662). One of the three is required.
+   */
+  verifier?: McpTokenVerifier | Type<McpTokenVerifier>;
+  /** The ready verifier of JWT access tokens (needs the optional package `jose`). Config: `mocapi.auth.issuer` and friends. */
+  jwt?: McpJwtVerifierOptions;
+  /** The ready verifier of opaque tokens by token introspection (RFC 7662). Config: `mocapi.auth.introspection-endpoint` and friends. */
+  introspection?: McpIntrospectionVerifierOptions;
   resourceMetadata: McpProtectedResourceMetadata;
   /** Scopes every request needs; missing ones → 403 `insufficient_scope`. */
   requiredScopes?: string[];
@@ -71,4 +79,69 @@ export interface McpAuthOptions {
    * path (a URL this module serves). Set it when a proxy or global prefix changes the public path.
    */
   resourceMetadataUrl?: string;
+}
+
+/**
+ * `McpJwtVerifier`: JWT access tokens (RFC 9068) signed by the issuer's keys, checked with `jose`.
+ * @publicApi
+ */
+export interface McpJwtVerifierOptions {
+  /** The `iss` every token must carry (the authorization server's issuer identifier). Config: `mocapi.auth.issuer`. */
+  issuer: string;
+  /**
+   * The `aud` a token must name (RFC 8707: a token issued for another resource is refused). Default:
+   * `resourceMetadata.resource`. Config: `mocapi.auth.audience` (comma-separated: any of them).
+   */
+  audience?: string | string[];
+  /**
+   * Where the issuer publishes its signing keys. Default: the `jwks_uri` of the issuer's metadata
+   * (`/.well-known/oauth-authorization-server`, else `/.well-known/openid-configuration`), read on first use.
+   * Config: `mocapi.auth.jwks-uri`.
+   */
+  jwksUri?: string;
+  /**
+   * Signing algorithms accepted (`alg`). Default: the asymmetric ones (RS256/384/512, PS256/384/512,
+   * ES256/384/512, EdDSA, Ed25519); `none` and HMAC are never accepted from a JWKS. Config: `mocapi.auth.algorithms`.
+   */
+  algorithms?: string[];
+  /** Clock skew allowed on `exp` / `nbf` / `iat`, in seconds. Config: `mocapi.auth.clock-tolerance` (ISO-8601). Default 5. */
+  clockToleranceSeconds?: number;
+  /** How long fetched keys are used before they are fetched again, in seconds. Config: `mocapi.auth.jwks-cache-max-age` (ISO-8601). Default 600. */
+  jwksCacheMaxAgeSeconds?: number;
+  /**
+   * A token signed by a key not in the cached set refetches the set (key rotation), at most once per
+   * this many seconds, so tokens with made-up key ids cannot hammer the issuer. Config:
+   * `mocapi.auth.jwks-cooldown` (ISO-8601). Default 30.
+   */
+  jwksCooldownSeconds?: number;
+  /** The `typ` header a token must have (RFC 9068 says `at+jwt`; Keycloak and Entra send `JWT`). Default: any. */
+  typ?: string;
+}
+
+/**
+ * `McpIntrospectionVerifier`: opaque access tokens, asked of the authorization server's introspection
+ * endpoint (RFC 7662) with the resource server's own client credentials, answers cached briefly.
+ * @publicApi
+ */
+export interface McpIntrospectionVerifierOptions {
+  /** The introspection endpoint's URL. Config: `mocapi.auth.introspection-endpoint`. */
+  endpoint: string;
+  /** This resource server's client id at the authorization server. Config: `mocapi.auth.client-id`. */
+  clientId: string;
+  /** Its secret, sent with HTTP Basic (`client_secret_basic`). Config: `mocapi.auth.client-secret`. */
+  clientSecret: string;
+  /**
+   * The `aud` an active token must name (RFC 8707). Default: `resourceMetadata.resource`. Config:
+   * `mocapi.auth.audience`.
+   */
+  audience?: string | string[];
+  /** When set, the `iss` an active token must carry. Config: `mocapi.auth.issuer`. */
+  issuer?: string;
+  /**
+   * How long an answer is reused, in seconds (never past the token's `exp`); a revoked token is
+   * accepted at most this long. 0: ask every time. Config: `mocapi.auth.introspection-cache-ttl` (ISO-8601). Default 30.
+   */
+  cacheTtlSeconds?: number;
+  /** The most answers cached (oldest dropped first). Config: `mocapi.auth.introspection-cache-size`. Default 10 000. */
+  cacheSize?: number;
 }

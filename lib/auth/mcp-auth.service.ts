@@ -2,9 +2,11 @@ import { Inject, Injectable, Logger, type OnModuleInit, type Type } from '@nestj
 import { ModuleRef } from '@nestjs/core';
 import type { IncomingMessage } from 'node:http';
 import { MCP_SETTINGS } from '../mcp.constants.js';
-import { MCP_MODULE_OPTIONS } from '../mcp.module-definition.js';
 import { logSafe } from '../protocol/log-text.js';
+import { loadJose } from './jose-loader.js';
 import { InvalidTokenError } from './mcp-auth.errors.js';
+import { McpIntrospectionVerifier } from './introspection-verifier.js';
+import { McpJwtVerifier } from './jwt-verifier.js';
 import type { McpAuthInfo, McpAuthOptions, McpProtectedResourceMetadata, McpTokenVerifier } from './mcp-auth.interfaces.js';
 
 export const WELL_KNOWN_PROTECTED_RESOURCE = '/.well-known/oauth-protected-resource';
@@ -26,13 +28,12 @@ export class McpAuthService implements OnModuleInit {
   readonly options?: McpAuthOptions;
 
   constructor(
-    // Typed as the parts read here: the options and settings types name auth's own types, so auth/
-    // importing them (interfaces/, config/) would make a cycle.
-    @Inject(MCP_MODULE_OPTIONS) moduleOptions: { auth?: McpAuthOptions },
-    @Inject(MCP_SETTINGS) private readonly settings: { endpoint: string },
+    // Typed as the parts read here: the settings type names auth's own types, so auth/ importing it
+    // (config/) would make a cycle. `auth` is the options' own, completed from `mocapi.auth.*`.
+    @Inject(MCP_SETTINGS) private readonly settings: { endpoint: string; auth?: McpAuthOptions },
     private readonly moduleRef: ModuleRef,
   ) {
-    this.options = moduleOptions.auth;
+    this.options = settings.auth;
   }
 
   get enabled(): boolean {
@@ -52,7 +53,7 @@ export class McpAuthService implements OnModuleInit {
     if (scopes?.includes('offline_access')) {
       this.logger.warn('McpModule auth: scopes_supported should not list offline_access (MCP authorization spec)');
     }
-    this.verifier = await this.resolveVerifier(options.verifier);
+    this.verifier = await this.resolveVerifier(options, resource);
   }
 
   /** The absolute URL of this resource's metadata document (advertised in challenges). */
@@ -103,9 +104,14 @@ export class McpAuthService implements OnModuleInit {
     return { ok: true, auth: normalized };
   }
 
-  /** `Bearer error="insufficient_scope", scope="…", resource_metadata="…"`. */
+  /**
+   * `Bearer error="insufficient_scope", scope="…", resource_metadata="…"`. The scope names what every
+   * request needs (`requiredScopes`) besides what this call needs, so that a client authorizing anew with
+   * exactly that scope does not lose what it had (MCP authorization, "scope challenge handling").
+   */
   insufficientScopeChallenge(scopes: string[]): string {
-    return this.challenge({ error: 'insufficient_scope', description: 'The access token lacks a required scope', scope: scopes });
+    const scope = [...new Set([...(this.options?.requiredScopes ?? []), ...scopes])];
+    return this.challenge({ error: 'insufficient_scope', description: 'The access token lacks a required scope', scope });
   }
 
   private invalid(description: string, scope: string[]): McpTokenCheck {
@@ -126,7 +132,21 @@ export class McpAuthService implements OnModuleInit {
     return `Bearer ${params.join(', ')}`;
   }
 
-  private async resolveVerifier(verifier: McpTokenVerifier | Type<McpTokenVerifier>): Promise<McpTokenVerifier> {
+  private async resolveVerifier(options: McpAuthOptions, resource: string): Promise<McpTokenVerifier> {
+    const { verifier, jwt, introspection } = options;
+    if ([verifier, jwt, introspection].filter((given) => given !== undefined).length !== 1) {
+      throw new Error('McpModule auth: give one of verifier, jwt (mocapi.auth.issuer) or introspection (mocapi.auth.introspection-endpoint)');
+    }
+    // The ready verifiers take this resource as the audience (RFC 8707) unless told otherwise.
+    if (jwt) {
+      await loadJose(); // a missing jose fails start-up, not the first request
+      return new McpJwtVerifier({ ...jwt, audience: jwt.audience ?? resource });
+    }
+    if (introspection) return new McpIntrospectionVerifier({ ...introspection, audience: introspection.audience ?? resource });
+    return this.resolveGivenVerifier(verifier!);
+  }
+
+  private async resolveGivenVerifier(verifier: McpTokenVerifier | Type<McpTokenVerifier>): Promise<McpTokenVerifier> {
     if (typeof verifier !== 'function') {
       if (!verifier || typeof verifier.verify !== 'function') throw new Error('McpModule auth: verifier must have a verify(token) method');
       return verifier;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { resolveMcpSettings } from './mcp-settings.js';
+import { McpConfigurationError } from './setting-sources.js';
 
 const config = (values: Record<string, unknown>) => ({ get: (key: string) => values[key] });
 
@@ -21,7 +22,7 @@ describe('resolveMcpSettings', () => {
   it('reads the task settings, and refuses a zero duration for them', () => {
     const settings = resolveMcpSettings({ tasks: { lease: 'PT3S' } }, config({ MOCAPI_TASKS_TTL: 'PT10M', 'mocapi.tasks.poll-interval': 'PT0.5S' }));
     expect(settings.tasks).toEqual({ ttlMs: 600_000, pollIntervalMs: 500, leaseMs: 3_000, maxPerClient: 100, clientIpHeader: undefined });
-    expect(() => resolveMcpSettings({ tasks: { ttl: 'PT0S' } })).toThrow('mocapi.tasks.ttl must be longer than zero');
+    expect(() => resolveMcpSettings({ tasks: { ttl: 'PT0S' } })).toThrow('McpModule option tasks.ttl must be longer than zero');
   });
 
   it('serves the playground unless NODE_ENV is production; the option or mocapi.playground forces it', () => {
@@ -30,7 +31,7 @@ describe('resolveMcpSettings', () => {
     expect(resolveMcpSettings({}, config({ NODE_ENV: 'production', MOCAPI_PLAYGROUND: 'true' })).playground).toBe(true);
     expect(resolveMcpSettings({ playground: true }, config({ NODE_ENV: 'production' })).playground).toBe(true);
     expect(resolveMcpSettings({ playground: false }, config({ NODE_ENV: 'development', 'mocapi.playground': 'true' })).playground).toBe(false);
-    expect(() => resolveMcpSettings({}, config({ MOCAPI_PLAYGROUND: 'yes' }))).toThrow('mocapi.playground must be "true" or "false"');
+    expect(() => resolveMcpSettings({}, config({ MOCAPI_PLAYGROUND: 'yes' }))).toThrow('MOCAPI_PLAYGROUND must be "true" or "false"');
   });
 
   it('reads mocapi.* keys as written and in their environment form', () => {
@@ -51,15 +52,15 @@ describe('resolveMcpSettings', () => {
     expect(resolveMcpSettings().limits).toMatchObject({ requestTimeoutMs: 30_000, headersTimeoutMs: 10_000 });
     const configured = resolveMcpSettings({}, config({ MOCAPI_LIMITS_REQUEST_TIMEOUT: 'PT1M', 'mocapi.limits.headers-timeout': 'PT5S' }));
     expect(configured.limits).toMatchObject({ requestTimeoutMs: 60_000, headersTimeoutMs: 5_000 });
-    expect(() => resolveMcpSettings({ limits: { requestTimeout: 'PT5S', headersTimeout: 'PT6S' } })).toThrow(/headers-timeout/);
+    expect(() => resolveMcpSettings({ limits: { requestTimeout: 'PT5S', headersTimeout: 'PT6S' } })).toThrow('McpModule option limits.headersTimeout must not be longer than McpModule option limits.requestTimeout');
   });
 
   it('bounds how long the endpoint waits for a POST body: 10 s by default, configurable, never past the request timeout', () => {
     expect(resolveMcpSettings().limits.bodyTimeoutMs).toBe(10_000);
     expect(resolveMcpSettings({}, config({ MOCAPI_LIMITS_BODY_TIMEOUT: 'PT2.5S' })).limits.bodyTimeoutMs).toBe(2_500);
     expect(resolveMcpSettings({ limits: { bodyTimeout: 'PT20S' } }, config({ 'mocapi.limits.body-timeout': 'PT1S' })).limits.bodyTimeoutMs).toBe(20_000);
-    expect(() => resolveMcpSettings({ limits: { bodyTimeout: 'PT0S' } })).toThrow('mocapi.limits.body-timeout must be longer than zero');
-    expect(() => resolveMcpSettings({ limits: { bodyTimeout: 'PT31S' } })).toThrow('mocapi.limits.body-timeout must not be longer than mocapi.limits.request-timeout');
+    expect(() => resolveMcpSettings({ limits: { bodyTimeout: 'PT0S' } })).toThrow('McpModule option limits.bodyTimeout must be longer than zero');
+    expect(() => resolveMcpSettings({ limits: { bodyTimeout: 'PT31S' } })).toThrow('McpModule option limits.bodyTimeout must not be longer than mocapi.limits.request-timeout');
   });
 
   it('serves both eras by default, with 24-hour 2025 sessions; mocapi.protocol and mocapi.session.ttl configure them', () => {
@@ -68,20 +69,20 @@ describe('resolveMcpSettings', () => {
     expect(configured).toMatchObject({ protocol: 'modern', session: { ttlMs: 3_600_000 } });
     expect(resolveMcpSettings({ protocol: 'legacy' }, config({ MOCAPI_PROTOCOL: 'modern' })).protocol).toBe('legacy');
     expect(() => resolveMcpSettings({}, config({ 'mocapi.protocol': 'both' }))).toThrow('mocapi.protocol must be one of "dual", "modern", "legacy"; got "both"');
-    expect(() => resolveMcpSettings({ session: { ttl: 'soon' } })).toThrow('mocapi.session.ttl');
+    expect(() => resolveMcpSettings({ session: { ttl: 'soon' } })).toThrow('McpModule option session.ttl: Invalid ISO-8601 duration');
   });
 
   it('waits for a 2025 client answer up to mrtr.ttl by default; mocapi.session.input-timeout shortens it, never past mrtr.ttl', () => {
     expect(resolveMcpSettings().session.inputTimeoutMs).toBe(300_000);
     expect(resolveMcpSettings({}, config({ MOCAPI_SESSION_INPUT_TIMEOUT: 'PT30S' })).session.inputTimeoutMs).toBe(30_000);
     expect(resolveMcpSettings({ session: { inputTimeout: 'PT1M' }, mrtr: { ttl: 'PT2M' } }).session.inputTimeoutMs).toBe(60_000);
-    expect(() => resolveMcpSettings({ session: { inputTimeout: 'PT10M' } })).toThrow('mocapi.session.input-timeout (PT10M) must not exceed mocapi.mrtr.ttl');
-    expect(() => resolveMcpSettings({ session: { inputTimeout: 'PT0S' } })).toThrow('mocapi.session.input-timeout');
+    expect(() => resolveMcpSettings({ session: { inputTimeout: 'PT10M' } })).toThrow('McpModule option session.inputTimeout (PT10M) must not exceed mocapi.mrtr.ttl');
+    expect(() => resolveMcpSettings({ session: { inputTimeout: 'PT0S' } })).toThrow('McpModule option session.inputTimeout must be longer than zero');
   });
 
   it('fails clearly on bad values', () => {
-    expect(() => resolveMcpSettings({ mrtr: { ttl: 'five minutes' } })).toThrow(/mocapi\.mrtr\.ttl/);
-    expect(() => resolveMcpSettings({ pageSize: 0 })).toThrow(/mocapi\.page-size/);
+    expect(() => resolveMcpSettings({ mrtr: { ttl: 'five minutes' } })).toThrow(/^McpModule option mrtr\.ttl: Invalid ISO-8601 duration/);
+    expect(() => resolveMcpSettings({ pageSize: 0 })).toThrow(/McpModule option pageSize/);
     expect(() => resolveMcpSettings({}, config({ 'mocapi.cache.scope': 'shared' }))).toThrow(/mocapi\.cache\.scope/);
   });
 
@@ -111,7 +112,7 @@ describe('resolveMcpSettings', () => {
     expect(settings.store).toMatchObject({ redisUrl: 'redis://r:6379', keyPrefix: 'app:', maxEntries: 50 });
     expect(settings.mrtr.acceptFirstRoundWithoutState).toBe(true);
     expect(() => resolveMcpSettings({}, config({ 'mocapi.mrtr.accept-first-round-without-state': 'yes' }))).toThrow(/accept-first-round-without-state/);
-    expect(() => resolveMcpSettings({ store: { maxEntries: 0 } })).toThrow(/mocapi\.store\.max-entries/);
+    expect(() => resolveMcpSettings({ store: { maxEntries: 0 } })).toThrow(/McpModule option store\.maxEntries must be a positive integer/);
   });
 
   it('splits max-entries into the budgets of the record kinds, unless they are set; they must fit in it', () => {
@@ -122,7 +123,7 @@ describe('resolveMcpSettings', () => {
     );
     expect(set.store).toMatchObject({ maxEntries: 300, budgets: { claim: 200, task: 40, 'session-end': 10 }, redisRequireNoeviction: true });
     expect(() => resolveMcpSettings({ store: { maxEntries: 100, maxClaims: 90 } })).toThrow(
-      'mocapi.store.max-claims + max-tasks + max-session-ends (90 + 25 + 20 = 135) must not exceed mocapi.store.max-entries (100)',
+      'McpModule option store.maxClaims + max-tasks + max-session-ends (90 + 25 + 20 = 135) must not exceed McpModule option store.maxEntries (100)',
     );
     expect(() => resolveMcpSettings({}, config({ 'mocapi.store.max-tasks': '0' }))).toThrow('mocapi.store.max-tasks must be a positive integer; got "0"');
     expect(() => resolveMcpSettings({}, config({ 'mocapi.store.max-session-ends': 'many' }))).toThrow(/mocapi\.store\.max-session-ends/);
@@ -133,13 +134,38 @@ describe('resolveMcpSettings', () => {
     expect(resolveMcpSettings({ store: { maxEntries: 200 } }).tasks.maxPerClient).toBe(50);
     expect(resolveMcpSettings({}, config({ MOCAPI_TASKS_MAX_PER_CLIENT: '7' })).tasks.maxPerClient).toBe(7);
     expect(() => resolveMcpSettings({ store: { maxTasks: 10 }, tasks: { maxPerClient: 11 } })).toThrow(
-      'mocapi.tasks.max-per-client (11) must not exceed mocapi.store.max-tasks (10): one client could hold every task',
+      'McpModule option tasks.maxPerClient (11) must not exceed McpModule option store.maxTasks (10): one client could hold every task',
     );
-    expect(() => resolveMcpSettings({ tasks: { maxPerClient: 1.5 } })).toThrow(/mocapi\.tasks\.max-per-client/);
+    expect(() => resolveMcpSettings({ tasks: { maxPerClient: 1.5 } })).toThrow(/McpModule option tasks\.maxPerClient must be a positive integer/);
   });
 
   it('reads the client address header of a trusted proxy, as a header name', () => {
     expect(resolveMcpSettings({}, config({ 'mocapi.tasks.client-ip-header': ' X-Real-IP ' })).tasks.clientIpHeader).toBe('x-real-ip');
-    expect(() => resolveMcpSettings({ tasks: { clientIpHeader: 'X Real IP' } })).toThrow('mocapi.tasks.client-ip-header must be an HTTP header name; got "X Real IP"');
+    expect(() => resolveMcpSettings({ tasks: { clientIpHeader: 'X Real IP' } })).toThrow('McpModule option tasks.clientIpHeader must be an HTTP header name; got "X Real IP"');
+  });
+});
+
+describe('start-up errors name the setting as the user set it, in one line', () => {
+  const failure = (run: () => unknown): Error => {
+    try {
+      run();
+    } catch (error) {
+      return error as Error;
+    }
+    throw new Error('expected a start-up error');
+  };
+
+  it('the environment variable, the config key, or the McpModule option that held the bad value', () => {
+    const fromEnv = failure(() => resolveMcpSettings({}, config({ MOCAPI_MRTR_TTL: 'banana' })));
+    expect(fromEnv).toBeInstanceOf(McpConfigurationError);
+    expect(fromEnv.message).toBe('MOCAPI_MRTR_TTL: Invalid ISO-8601 duration "banana": expected a form like PT5M, PT30S, PT0.5S, P1D or P1DT2H3M4.5S');
+    expect(fromEnv.stack).toBe(`McpConfigurationError: ${fromEnv.message}`);
+    expect(failure(() => resolveMcpSettings({}, config({ 'mocapi.mrtr.ttl': 'banana' }))).message).toMatch(/^mocapi\.mrtr\.ttl: /);
+    expect(failure(() => resolveMcpSettings({ limits: { callTimeout: 'soon' } })).message).toMatch(/^McpModule option limits\.callTimeout: Invalid ISO-8601 duration "soon"/);
+  });
+
+  it('a rule between two settings names both as they were set', () => {
+    const error = failure(() => resolveMcpSettings({ mrtr: { ttl: 'PT1M' } }, config({ MOCAPI_SESSION_INPUT_TIMEOUT: 'PT5M' })));
+    expect(error.message).toContain('MOCAPI_SESSION_INPUT_TIMEOUT (PT5M) must not exceed McpModule option mrtr.ttl');
   });
 });

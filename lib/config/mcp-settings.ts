@@ -2,11 +2,17 @@ import type { McpModuleOptions, McpProtocolPosture } from '../interfaces/mcp-mod
 import type { CacheScope, Implementation } from '../protocol/wire.types.js';
 import { DEFAULT_ENDPOINT, DEFAULT_MRTR_TTL, DEFAULT_SESSION_TTL, DEFAULT_PAGE_SIZE, DEFAULT_STORE_KEY_PREFIX, DEFAULT_STORE_MAX_ENTRIES, DEFAULT_STORE_SHARES, DEFAULT_TASKS_PER_CLIENT, defaultStoreBudget } from '../mcp.constants.js';
 import { parseIsoDuration } from './iso-duration.util.js';
+import { resolveDeclaredPath } from './declaring-file.js';
+import { SettingSources, type ConfigReader } from './setting-sources.js';
+
+export type { ConfigReader } from './setting-sources.js';
 
 /** The store given in the options (typed from there: config/ does not import store/). */
 type McpStoreOption = NonNullable<McpModuleOptions['store']>['instance'];
 /** The bus given in the options (likewise typed from there). */
 type McpBusOption = NonNullable<McpModuleOptions['store']>['bus'];
+/** The auth options (typed from there: config/ does not import auth/). */
+type McpAuthOption = NonNullable<McpModuleOptions['auth']>;
 /** The most live records of each kind the store keeps (store/'s McpStoreBudgets). */
 type StoreBudgets = Record<keyof typeof DEFAULT_STORE_SHARES, number>;
 
@@ -71,25 +77,8 @@ export interface McpSettings {
   tasks: { ttlMs: number; pollIntervalMs: number; leaseMs: number; maxPerClient: number; clientIpHeader: string | undefined };
   /** `directory` absent: no skills are published. */
   skills: { directory: string | undefined; directoryRead: boolean };
-}
-
-/** The part of `ConfigService` the module needs. */
-export interface ConfigReader {
-  get(key: string): unknown;
-}
-
-/**
- * Reads one `mocapi.*` key: first as written (`mocapi.mrtr.ttl`, as loaded by `registerAs` or a
- * config factory), then as the environment variable form (`MOCAPI_MRTR_TTL`) so `.env` files work.
- */
-function readConfig(config: ConfigReader | undefined, key: string): string | undefined {
-  if (!config) return undefined;
-  const envKey = key.toUpperCase().replace(/[.-]/g, '_');
-  for (const candidate of [key, envKey]) {
-    const value = config.get(candidate);
-    if (value !== undefined && value !== null && value !== '') return String(value);
-  }
-  return undefined;
+  /** Bearer-token auth: the options' `auth`, its ready verifier filled from `mocapi.auth.*`; or built from them alone. `undefined`: off. */
+  auth: McpAuthOption | undefined;
 }
 
 function list(value: string | undefined): string[] | undefined {
@@ -188,8 +177,82 @@ function headerName(value: string | undefined, key: string): string | undefined 
   return name;
 }
 
-export function resolveMcpSettings(options: McpModuleOptions = {}, config?: ConfigReader): McpSettings {
-  const read = (key: string) => readConfig(config, key);
+/**
+ * `mocapi.auth.*`: the ready verifier (`introspection-endpoint` → token introspection, else `issuer` →
+ * JWT) and, when `forRoot()` has no `auth`, the whole of it from `resource` on. URLs are checked by the
+ * verifiers, at start-up.
+ */
+function authSettings(option: McpAuthOption | undefined, read: (key: string) => string | undefined): McpAuthOption | undefined {
+  // The verifiers take seconds; `.env` gives ISO-8601 durations, as for every other mocapi key.
+  const seconds = (key: string) => {
+    const value = read(key);
+    return value === undefined ? undefined : duration(key, value) / 1000;
+  };
+  const issuer = read('mocapi.auth.issuer');
+  const audience = list(read('mocapi.auth.audience'));
+  const endpoint = read('mocapi.auth.introspection-endpoint');
+  const cacheSize = read('mocapi.auth.introspection-cache-size');
+  const introspection = endpoint && {
+    endpoint,
+    clientId: read('mocapi.auth.client-id') ?? '',
+    clientSecret: read('mocapi.auth.client-secret') ?? '',
+    ...(audience && { audience }),
+    ...(issuer && { issuer }),
+    ...(seconds('mocapi.auth.introspection-cache-ttl') !== undefined && { cacheTtlSeconds: seconds('mocapi.auth.introspection-cache-ttl') }),
+    ...(cacheSize && { cacheSize: positiveInteger(cacheSize, 'mocapi.auth.introspection-cache-size', 10_000) }),
+  };
+  const algorithms = list(read('mocapi.auth.algorithms'));
+  const jwt = !endpoint && issuer && {
+    issuer,
+    ...(audience && { audience }),
+    ...(read('mocapi.auth.jwks-uri') && { jwksUri: read('mocapi.auth.jwks-uri') }),
+    ...(algorithms && { algorithms }),
+    ...(seconds('mocapi.auth.clock-tolerance') !== undefined && { clockToleranceSeconds: seconds('mocapi.auth.clock-tolerance') }),
+    ...(seconds('mocapi.auth.jwks-cache-max-age') !== undefined && { jwksCacheMaxAgeSeconds: seconds('mocapi.auth.jwks-cache-max-age') }),
+    ...(seconds('mocapi.auth.jwks-cooldown') !== undefined && { jwksCooldownSeconds: seconds('mocapi.auth.jwks-cooldown') }),
+  };
+  const verifier = introspection ? { introspection } : jwt ? { jwt } : {};
+  if (option) return option.verifier || option.jwt || option.introspection ? option : { ...option, ...verifier };
+  const resource = read('mocapi.auth.resource');
+  if (!resource) {
+    if (issuer || endpoint) throw new Error('mocapi.auth.resource (the MCP endpoint\'s public URL) must be set with mocapi.auth.issuer or mocapi.auth.introspection-endpoint');
+    return undefined;
+  }
+  if (!issuer && !endpoint) throw new Error('mocapi.auth.resource is set: set mocapi.auth.issuer (JWT access tokens) or mocapi.auth.introspection-endpoint (opaque tokens) too');
+  const scopes = list(read('mocapi.auth.scopes-supported'));
+  const required = list(read('mocapi.auth.required-scopes'));
+  const metadataUrl = read('mocapi.auth.resource-metadata-url');
+  return {
+    ...verifier,
+    resourceMetadata: {
+      resource,
+      authorization_servers: list(read('mocapi.auth.authorization-servers')) ?? (issuer ? [issuer] : []),
+      ...(scopes && { scopes_supported: scopes }),
+    },
+    ...(required && { requiredScopes: required }),
+    ...(metadataUrl && { resourceMetadataUrl: metadataUrl }),
+  };
+}
+
+/**
+ * @param declaredIn the directory of the file that called `forRoot()`: paths given in the options
+ * resolve from there, paths from config from the working directory.
+ */
+export function resolveMcpSettings(options: McpModuleOptions = {}, config?: ConfigReader, declaredIn?: string): McpSettings {
+  const sources = new SettingSources(options, config);
+  try {
+    return sources.describe(settingsOf(options, config, sources, declaredIn));
+  } catch (error) {
+    throw sources.configurationError(error);
+  }
+}
+
+/**
+ * Each `mocapi.*` key is read as written (`mocapi.mrtr.ttl`, as loaded by `registerAs` or a config
+ * factory), then in its environment form (`MOCAPI_MRTR_TTL`) so `.env` files work; options win.
+ */
+function settingsOf(options: McpModuleOptions, config: ConfigReader | undefined, sources: SettingSources, declaredIn: string | undefined): McpSettings {
+  const read = (key: string) => sources.read(key);
   const endpoint = options.endpoint ?? read('mocapi.endpoint') ?? DEFAULT_ENDPOINT;
   const ttl = options.mrtr?.ttl ?? read('mocapi.mrtr.ttl') ?? DEFAULT_MRTR_TTL;
   const ttlMs = duration('mocapi.mrtr.ttl', ttl);
@@ -286,8 +349,13 @@ export function resolveMcpSettings(options: McpModuleOptions = {}, config?: Conf
       cacheScope,
     },
     skills: {
-      directory: options.skills?.directory ?? read('mocapi.skills.directory'),
+      directory: declaredPath(options.skills?.directory, declaredIn) ?? declaredPath(read('mocapi.skills.directory'), undefined),
       directoryRead: flag(options.skills?.directoryRead ?? read('mocapi.skills.directory-read'), 'mocapi.skills.directory-read', true),
     },
+    auth: authSettings(options.auth, read),
   };
+}
+
+function declaredPath(given: string | URL | undefined, declaredIn: string | undefined): string | undefined {
+  return given === undefined ? undefined : resolveDeclaredPath(given, declaredIn);
 }

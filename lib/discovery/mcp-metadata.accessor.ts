@@ -20,7 +20,7 @@ import type {
   McpToolMetadata,
 } from '../interfaces/handler-metadata.interface.js';
 import type { HandlerMethod, McpParamMetadata } from '../definitions/handler-method.js';
-import type { McpUiOptions } from '../apps/app.interfaces.js';
+import type { McpUiLink } from '../apps/app.interfaces.js';
 import type { McpSkillOptions } from '../skills/skill.decorator.js';
 
 
@@ -49,7 +49,7 @@ export class McpMetadataAccessor {
     return this.read(MCP_COMPLETE_METADATA, target);
   }
 
-  getUiMetadata(target: Function): McpUiOptions | undefined {
+  getUiMetadata(target: Function): McpUiLink | undefined {
     return this.read(MCP_UI_METADATA, target);
   }
 

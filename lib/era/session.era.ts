@@ -1,3 +1,4 @@
+import { McpInsufficientScopeError } from '../auth/mcp-auth.errors.js';
 import type { CallEra, EraCall } from '../dispatch/call-era.js';
 import type { MethodRoute } from '../dispatch/method-table.js';
 import { InvalidParamsError, type McpError } from '../protocol/mcp.error.js';
@@ -111,9 +112,13 @@ export class SessionEra implements CallEra {
     return renderLegacyResult(method, result);
   }
 
-  /** 2025 clients read JSON-RPC errors from a 200 response; a 4xx is a transport failure to them. */
+  /**
+   * 2025 clients read JSON-RPC errors from a 200 response; a 4xx is a transport failure to them. Save a
+   * scope challenge: 2025-11-25's authorization answers it 403 `insufficient_scope`, which the SDK's
+   * transport turns into a step-up.
+   */
   renderError(error: McpError) {
-    return { error: asLegacyError(error).toJsonRpc(), httpStatus: 200 };
+    return { error: asLegacyError(error).toJsonRpc(), httpStatus: error instanceof McpInsufficientScopeError ? error.httpStatus : 200 };
   }
 
   /** Sends one round's questions together; the first failure withdraws the others. */

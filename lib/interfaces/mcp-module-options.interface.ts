@@ -114,9 +114,11 @@ export interface McpModuleOptions {
     /**
      * A folder of skill directories, each with a `SKILL.md` (YAML frontmatter with `name` and
      * `description`); a nested folder is a skill path (`acme/billing/refunds`). Read once at start-up.
-     * Relative to the working directory. Config: `mocapi.skills.directory`. Default: no skills.
+     * A `file:` URL, an absolute path, or a path relative to the file that calls `forRoot()` /
+     * `forRootAsync()`; from config (`mocapi.skills.directory`), relative to the working directory.
+     * Default: no skills.
      */
-    directory?: string;
+    directory?: string | URL;
     /** Serve `resources/directory/read` on skill folders. Config: `mocapi.skills.directory-read`. Default true. */
     directoryRead?: boolean;
   };
@@ -193,7 +195,8 @@ export interface McpModuleOptions {
   /**
    * Bearer-token authorization (the endpoint becomes an OAuth 2.1 resource server): every POST needs
    * a token the verifier accepts; the RFC 9728 metadata is served under `/.well-known/oauth-protected-resource`.
-   * Not read from `ConfigService`.
+   * Config: `mocapi.auth.*` (`resource`, `issuer`, `introspection-endpoint`, …) builds it with a ready
+   * verifier when absent, and fills the ready verifier when it names none.
    */
   auth?: McpAuthOptions;
   /** OpenTelemetry (`@opentelemetry/api`): spans and metrics per MCP request; a no-op until an SDK is registered. */

@@ -2,6 +2,7 @@ import { Logger, type Provider } from '@nestjs/common';
 import { MCP_SEAL_KEYS, MCP_SEAL_SECRET, MCP_SETTINGS, MCP_STORE, REQUEST_STATE_SERVICES } from '../mcp.constants.js';
 import { EPHEMERAL_SECRET } from '../mcp.messages.js';
 import type { McpSettings } from '../config/mcp-settings.js';
+import { SettingSources } from '../config/setting-sources.js';
 import type { McpStore } from '../store/mcp-store.js';
 import type { RequestStateServices } from './input-rounds.js';
 import { RequestStateCodec } from './request-state.codec.js';
@@ -17,7 +18,12 @@ export const sealKeysProvider: Provider = {
   inject: [MCP_SETTINGS],
   useFactory: (settings: McpSettings): SealKeys => {
     const logger = new Logger('McpModule');
-    const keys = parseSealKeys(settings.mrtr.secret, settings.mrtr.previousSecrets);
+    let keys: SealKeys | undefined;
+    try {
+      keys = parseSealKeys(settings.mrtr.secret, settings.mrtr.previousSecrets);
+    } catch (error) {
+      throw SettingSources.of(settings)?.configurationError(error) ?? error;
+    }
     if (!keys) logger.warn(EPHEMERAL_SECRET);
     else if (keys.previous.length > 0) logger.log(keys.describe());
     return keys ?? new SealKeys(generateEphemeralSecret());

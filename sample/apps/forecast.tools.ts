@@ -26,10 +26,10 @@ export class ForecastTools {
       required: ['city', 'days'],
     },
   })
-  // Served from the file, read once at start-up (relative to the working directory: run from the repository root).
+  // Served from the file beside this one, read once at start-up (the build copies it into dist/).
   @McpUi({
     resourceUri: 'ui://forecast/view.html',
-    file: 'sample/apps/forecast.html',
+    file: 'forecast.html',
     resource: { name: 'forecast-view', description: 'Shows a forecast as a table', ui: { prefersBorder: true } },
   })
   forecast(@McpArg('city', { description: 'The city' }) city: string) {

@@ -23,8 +23,8 @@ import { ConformanceTools } from './conformance.tools.js';
       // input-required-result-ignore-extra-params answers the first question with no requestState.
       mrtr: { acceptFirstRoundWithoutState: true },
       // The sep-2640-skills-* scenarios: one skill with a subfolder (for resources/directory/read).
-      // Relative to the working directory: the runner starts the fixture from the repository root.
-      skills: { directory: 'sample/conformance/skills' },
+      // Relative to this file (the build copies the folder beside the compiled one).
+      skills: { directory: 'skills' },
     }),
   ],
   providers: [

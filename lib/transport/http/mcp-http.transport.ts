@@ -10,7 +10,8 @@ import { McpEras, NeitherEraError, type EraClues, type McpSession } from '../../
 import { writeStandaloneStream } from './standalone-stream.js';
 import { asMcpError } from '../../protocol/internal-error.js';
 import { classifyMessage, type ClientResponse, type IncomingJsonRpc } from '../../protocol/json-rpc-envelope.js';
-import type { JsonRpcRequest } from '../../protocol/wire.types.js';
+import type { JsonRpcMessage, JsonRpcRequest } from '../../protocol/wire.types.js';
+import { ResultPacing } from '../result-pacing.js';
 import type { RequestMeta } from '../../protocol/request-meta.js';
 import { writeJson, writeJsonRpcError } from './json-response.js';
 import { EVENT_STREAM_HEADERS, keepAlive, sseEvent } from './event-stream.js';
@@ -18,6 +19,7 @@ import { OriginPolicy } from './origin.policy.js';
 import { headerValue, validateParamHeaders, validateStandardHeaders } from './request-headers.js';
 import { acceptOffers, originRefusal } from './request-body.js';
 import { McpRegistry } from '../../registry/mcp.registry.js';
+import { playgroundPath } from '../../playground/index.js';
 
 export type HttpRequest = IncomingMessage & { body?: unknown };
 
@@ -160,7 +162,9 @@ export class McpHttpTransport implements OnModuleDestroy {
       return;
     }
     res.setHeader('Allow', 'POST');
-    writeJsonRpcError(res, 405, new InvalidRequestError('Method Not Allowed: the MCP endpoint accepts POST only'));
+    // Most often a person who opened the printed URL in a browser: point them at the page they can use.
+    const page = this.settings.playground ? `; open ${playgroundPath(this.settings.endpoint)} in a browser to try the server` : '';
+    writeJsonRpcError(res, 405, new InvalidRequestError(`Method Not Allowed: the MCP endpoint accepts POST only${page}`));
   }
 
   /**
@@ -199,6 +203,10 @@ export class McpHttpTransport implements OnModuleDestroy {
     let streaming = false;
     let subscription: Subscription | undefined = undefined;
     let stopKeepAlive = () => {};
+    // A result right behind a progress event waits a moment (ResultPacing): bridges such as mcp-remote
+    // relay both to a stdio client in one write, which loses the progress event then.
+    const pacing = new ResultPacing();
+    let resultHeld = false;
     const counted = request.method !== 'subscriptions/listen';
     if (counted) this.serving++;
     let done = false;
@@ -206,16 +214,25 @@ export class McpHttpTransport implements OnModuleDestroy {
       if (done) return;
       done = true;
       stopKeepAlive();
+      pacing.cancel();
       if (counted) this.serving--;
     };
     res.on('close', () => {
       finish();
       if (!res.writableFinished) subscription?.unsubscribe();
     });
+    const endStream = (last: JsonRpcMessage) => {
+      if (res.destroyed) return finish();
+      res.write(sseEvent(last));
+      finish();
+      res.end();
+    };
     subscription = this.dispatcher
       .dispatch(request, facts)
       .subscribe({
         complete: () => {
+          // The held result ends the response when its pause is over.
+          if (resultHeld) return;
           finish();
           // Completed without a response (the call was cancelled): nothing more is sent.
           if (!res.writableEnded) {
@@ -224,7 +241,7 @@ export class McpHttpTransport implements OnModuleDestroy {
           }
         },
         next: (outbound: OutboundMessage) => {
-          if (res.destroyed) return;
+          if (res.destroyed || resultHeld) return;
           if (outbound.kind === 'response' && !streaming) {
             writeJson(res, outbound.httpStatus, outbound.message);
             return;
@@ -235,11 +252,12 @@ export class McpHttpTransport implements OnModuleDestroy {
             // Long-lived streams (subscriptions/listen) get comment keep-alives so proxies keep them open.
             stopKeepAlive = keepAlive(res);
           }
-          res.write(sseEvent(outbound.message));
-          if (outbound.kind === 'response') {
-            stopKeepAlive();
-            res.end();
+          if (outbound.kind !== 'response') {
+            res.write(sseEvent(outbound.message), pacing.notificationWrite());
+            return;
           }
+          resultHeld = pacing.holdsResult(() => endStream(outbound.message));
+          if (!resultHeld) endStream(outbound.message);
         },
       });
   }

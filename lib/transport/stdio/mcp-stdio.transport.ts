@@ -9,17 +9,12 @@ import { logSafe } from '../../protocol/log-text.js';
 import { InvalidRequestError, UnsupportedProtocolVersionError, type McpError } from '../../protocol/mcp.error.js';
 import type { JsonObject, JsonRpcMessage, JsonRpcRequest } from '../../protocol/wire.types.js';
 import { classifyLine } from './stdio-message.js';
+import { ResultPacing } from '../result-pacing.js';
 import { ModernEraDisabledError } from '../../era/index.js';
 
 const LISTEN_METHOD = 'subscriptions/listen';
 /** Keeps this pipe's request ids apart from other clients' in the dispatcher (ids are unique per client only). */
 const STDIO_SCOPE = 'stdio';
-/**
- * How long a call's result waits behind the call's latest notification, counted from when that
- * notification's write completed. See `forward()`: the official TypeScript SDK clients must read the
- * notification before the result, in an earlier read of the pipe, or they lose it (issue 35).
- */
-const RESULT_PAUSE_MS = 20;
 
 /** One request being served. */
 interface InFlight {
@@ -31,10 +26,8 @@ interface InFlight {
   settle(): void;
   /** The call's observable has completed or was unsubscribed. */
   finished: boolean;
-  /** The call's notifications whose write has not completed yet. */
-  unflushed: number;
-  /** When (performance.now()) the write of the call's latest notification completed. */
-  flushedAt?: number;
+  /** When the call's result may follow its notifications (issue 35). */
+  pacing: ResultPacing;
   /** The call's result and any line after it, waiting out the pause behind its notifications. */
   paused?: JsonRpcMessage[];
   /** Resolves when the paused lines are written; `flush()` awaits it. */
@@ -238,7 +231,7 @@ export class McpStdioTransport {
     }
     let settle!: () => void;
     const done = new Promise<void>((resolve) => (settle = resolve));
-    const call: InFlight = { method: request.method, done, settle, finished: false, unflushed: 0 };
+    const call: InFlight = { method: request.method, done, settle, finished: false, pacing: new ResultPacing() };
     this.inFlight.set(key, call);
     // No header checks on stdio: all metadata is in `_meta` (or the session). The scope lets notifications/cancelled find the call.
     call.subscription = this.dispatcher
@@ -260,33 +253,19 @@ export class McpStdioTransport {
   }
 
   /**
-   * Writes what the call emits, in order, with one exception (issue 35): a result that follows
-   * the call's notifications closely pauses until RESULT_PAUSE_MS after the latest notification's
-   * write completed, so that the client reads that notification in an earlier read of the pipe.
-   *
-   * The official TypeScript SDK clients (v1 and 2.x) handle a response as soon as its line is
-   * parsed, retiring the call's progress handler, but run notification handlers a microtask later;
-   * every line of one read is parsed before any microtask runs. A notification that arrives in the
-   * same read as its call's result is therefore handled after the result: "Received a progress
-   * notification for an unknown token", which some clients (Claude Code) answer by closing the
-   * transport. A writer cannot see when the reader has read (2026-07-28 has no server→client
-   * request to ask), so the pause is a time, sized with bench/stdio-progress.mjs on two cores: the
-   * write callback plus a turn of the event loop (setImmediate) still lost the last event of about
-   * 90 % of the calls, as the client wakes later than the server's next turn; 5 ms lost none on a
-   * quiet machine but up to 11 of 200 beside two busy loops (the client waits for a core), 10 ms up to
-   * 7, 20 ms at most 2. Only a result that comes less than the pause after a notification of its own
-   * call waits: calls without notifications, or whose handler worked on after its last one, write
-   * their result at once. The result pauses alone: other calls' lines go on meanwhile, and what its
-   * own call emits after it (the listen stream's notifications/cancelled) follows it; `drain()` and
-   * `flush()` wait for it.
+   * Writes what the call emits, in order, with one exception: a result that closely follows the
+   * call's notifications pauses (ResultPacing), so that the client reads the notification in an
+   * earlier read of the pipe. The result pauses alone: other calls' lines go on meanwhile, and what
+   * its own call emits after it (the listen stream's notifications/cancelled) follows it; `drain()`
+   * and `flush()` wait for it.
    */
   private forward(key: string, call: InFlight, request: JsonRpcRequest, outbound: OutboundMessage): void {
     if (outbound.kind === 'notification' && !call.paused) {
-      call.unflushed++;
-      if (!this.write(outbound.message, () => this.notificationWritten(key, call))) call.unflushed--;
+      const written = call.pacing.notificationWrite();
+      if (!this.write(outbound.message, written)) written();
       return;
     }
-    if (outbound.kind === 'response' && !call.paused && this.followsNotification(call)) this.pause(key, call);
+    if (outbound.kind === 'response' && !call.paused && call.pacing.holdsResult(() => this.resumeWriting(key, call))) this.pause(call);
     this.emit(call, outbound.message);
     if (outbound.kind === 'response' && request.method === LISTEN_METHOD && 'result' in outbound.message) {
       // The server tore the listen stream down (shutdown): after its completion result, stdio
@@ -301,28 +280,10 @@ export class McpStdioTransport {
     else this.write(message);
   }
 
-  /** Whether a notification of the call is still being written, or was written less than the pause ago. */
-  private followsNotification(call: InFlight): boolean {
-    return call.unflushed > 0 || (call.flushedAt !== undefined && performance.now() - call.flushedAt < RESULT_PAUSE_MS);
-  }
-
-  private pause(key: string, call: InFlight): void {
+  private pause(call: InFlight): void {
     call.paused = [];
     call.resumed = new Promise((resolve) => (call.resume = resolve));
     this.pausing.add(call);
-    // Else the last notification's write callback starts the timer.
-    if (call.unflushed === 0) this.resumeAfterPause(key, call);
-  }
-
-  private notificationWritten(key: string, call: InFlight): void {
-    call.unflushed--;
-    call.flushedAt = performance.now();
-    if (call.paused && call.unflushed === 0) this.resumeAfterPause(key, call);
-  }
-
-  private resumeAfterPause(key: string, call: InFlight): void {
-    // Not unref'd: the result must be written before the process may end.
-    setTimeout(() => this.resumeWriting(key, call), RESULT_PAUSE_MS - (performance.now() - call.flushedAt!));
   }
 
   private resumeWriting(key: string, call: InFlight): void {

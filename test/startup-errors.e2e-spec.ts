@@ -1,0 +1,31 @@
+import { describe, expect, it } from '@jest/globals';
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { StreamText, within } from './support/waiting.js';
+
+/**
+ * A setting the module cannot start with, as a user meets it: the built sample (HTTP and stdio) started
+ * with a bad value in the environment prints one error line naming the variable the user set, no
+ * stack, and exits non-zero (issue 32 §6).
+ */
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+
+async function start(entry: string, env: Record<string, string>): Promise<{ code: number | null; errors: string[]; stderr: string }> {
+  const child = spawn(process.execPath, [join(ROOT, entry)], { cwd: ROOT, env: { ...process.env, NO_COLOR: '1', PORT: '0', ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
+  const stderr = new StreamText(`${entry}'s stderr`, child.stderr);
+  const stdout = new StreamText(`${entry}'s stdout`, child.stdout);
+  const code = await within(new Promise<number | null>((resolve) => child.on('close', resolve)), `${entry} to exit`, () => stderr.text);
+  // Nest's start-up LOG lines are not errors; every other line is.
+  const errors = `${stdout.text}${stderr.text}`.split('\n').filter((line) => line.trim() !== '' && !/\bLOG\b/.test(line));
+  return { code, errors, stderr: stderr.text };
+}
+
+describe('a bad setting stops the sample with one line naming it', () => {
+  it.each(['dist/sample/main.js', 'dist/sample/main-stdio.js'])('%s with MOCAPI_MRTR_TTL=banana', async (entry) => {
+    const { code, errors, stderr } = await start(entry, { MOCAPI_MRTR_TTL: 'banana' });
+    expect(code).not.toBe(0);
+    expect(errors).toEqual([expect.stringContaining('MOCAPI_MRTR_TTL: Invalid ISO-8601 duration "banana"')]);
+    expect(stderr).not.toMatch(/^\s+at /m);
+  });
+});
