@@ -20,7 +20,7 @@ const TIERS = [
   { tier: 'settings', entries: ['config', 'auth', 'telemetry'] }, // built from the module options
   // The module options: the token, and the type that names every feature's options (and the barrel re-exporting it).
   { tier: 'options', entries: ['mcp.module-definition.ts', 'interfaces/mcp-module-options.interface.ts', 'interfaces/index.ts'] },
-  { tier: 'store', entries: ['store', 'auth/mcp-auth.interfaces.ts'] }, // what McpModuleOptions names: McpStore, McpAuthOptions
+  { tier: 'store', entries: ['store', 'bus', 'auth/mcp-auth.interfaces.ts'] }, // what McpModuleOptions names: McpStore, McpBus, McpAuthOptions
   { tier: 'results', path: true, entries: ['results'] },
   { tier: 'declarations', entries: ['decorators', 'definitions'] }, // handler metadata: decorators write it, definitions read it
   { tier: 'shapes', entries: ['schema', 'interfaces'] }, // JSON Schema tools, handler shapes and enums
@@ -112,9 +112,9 @@ module.exports = {
     },
     {
       name: 'redis-only-in-store',
-      comment: 'Only lib/store/ knows Redis: everything else goes through McpStore, so Redis stays an optional peer',
+      comment: 'Only lib/store/ and lib/bus/ know Redis: everything else goes through McpStore and McpBus, so Redis stays an optional peer',
       severity: 'error',
-      from: { path: '^lib/', pathNot: '^lib/store/' },
+      from: { path: '^lib/', pathNot: '^lib/(store|bus)/' },
       to: { path: REDIS },
     },
     {

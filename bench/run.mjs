@@ -6,6 +6,7 @@ import os from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { RequestStateCodec } from '../dist/lib/mrtr/index.js';
+import { busFigures, busRows } from './bus.mjs';
 import { claimFigures } from './store-claim.mjs';
 import { schemaFigures, schemaRows } from './schemas.mjs';
 import { allFigures as stdioStart, SUBJECTS as STDIO_SUBJECTS } from './stdio-start.mjs';
@@ -421,6 +422,8 @@ async function main() {
   const stdio = await stdioStart({ runs: CFG.stdioRuns });
   log('7. Standard Schema against DTOs: start-up of 100 tools, the argument check of one call (bench/schemas.mjs)');
   const schemas = await schemaFigures({ quick: QUICK });
+  log('8. the bus between instances: 2025 answers through it vs direct, delivery latency (bench/bus.mjs)');
+  const bus = await busFigures({ quick: QUICK });
 
   const floor = rows.floor.rps;
   const limit = rows['node-http'].rps;
@@ -484,6 +487,7 @@ async function main() {
     );
   }
   lines.push(...schemaRows(schemas));
+  lines.push(...busRows(bus));
   const table = lines.join('\n');
 
   const packages = ['nest-mcp', '@nestjs/core', '@nestjs/platform-express', 'express', '@nestjs/platform-fastify', 'fastify', '@rekog/mcp-nest', '@modelcontextprotocol/server', '@modelcontextprotocol/node', 'zod', 'valibot', 'arktype', 'class-validator', 'autocannon'];

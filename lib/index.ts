@@ -14,6 +14,7 @@ export * from './interfaces/index.js';
 export * from './context/index.js';
 export { McpExecutionContext, type McpContextType } from './invocation/mcp-execution-context.js';
 export { McpRegistry, type McpChange, type McpListKind } from './registry/mcp.registry.js';
+export { McpFleet } from './registry/change-notifications.js';
 export {
   McpCustomMethods,
   type McpCustomMethodEra,
@@ -42,6 +43,7 @@ export * from './protocol/index.js';
 export * from './auth/index.js';
 export * from './telemetry/index.js';
 export * from './store/index.js';
+export * from './bus/index.js';
 export type { McpInvocation, McpInvocationKind } from './invocation/mcp-invocation.js';
 export { McpHandlerKind } from './interfaces/mcp-handler-kind.enum.js';
 export { bootstrapStdio, McpStdioTransport, StderrConsoleLogger, type McpStdioServer, type StdioBootstrapOptions } from './transport/stdio/index.js';

@@ -27,7 +27,10 @@ import { MethodTable } from './dispatch/method-table.js';
 import { requestStateCodecProvider, requestStateServicesProvider, sealKeysProvider, sealSecretProvider } from './mrtr/request-state.provider.js';
 import { ERA_PROVIDERS } from './era/index.js';
 import { McpCustomMethods } from './registry/custom-methods.js';
-import { mcpStoreProvider, McpStoreCloser } from './store/store.provider.js';
+import { McpChangeFanOut, McpFleet } from './registry/change-notifications.js';
+import { mcpBusProvider, McpConnectionsCloser } from './bus/bus.provider.js';
+import { InFlightRequests } from './dispatch/in-flight-requests.js';
+import { mcpStoreProvider } from './store/store.provider.js';
 import { TaskRunner } from './tasks/task-runner.js';
 import { McpSkills } from './skills/index.js';
 import { McpTelemetry } from './telemetry/mcp-telemetry.js';
@@ -98,12 +101,16 @@ function withRuntime(definition: DynamicModule, declaredIn: string | undefined):
     requestStateCodecProvider,
     ...ERA_PROVIDERS,
     mcpStoreProvider,
-    McpStoreCloser,
+    mcpBusProvider,
+    McpConnectionsCloser,
+    InFlightRequests,
     TaskRunner,
     requestStateServicesProvider,
     McpMetadataAccessor,
     McpRegistry,
     McpCustomMethods,
+    McpChangeFanOut,
+    McpFleet,
     McpExplorer,
     McpSkills,
     NestAdapter,
@@ -124,7 +131,7 @@ function withRuntime(definition: DynamicModule, declaredIn: string | undefined):
     imports: [...(definition.imports ?? []), DiscoveryModule],
     controllers: [controller, wellKnown, playground],
     providers: [...(definition.providers ?? []), ...providers],
-    exports: [McpRegistry, McpCustomMethods, McpDispatcher, McpTelemetry],
+    exports: [McpRegistry, McpCustomMethods, McpFleet, McpDispatcher, McpTelemetry],
   };
 }
 

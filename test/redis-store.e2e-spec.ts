@@ -119,15 +119,22 @@ describe('McpModule with mocapi.store.redis-url (e2e)', () => {
     }
   });
 
-  it('while Redis is down, a retried round gets a generic -32603 (one log line, no stack) and other calls still work', async () => {
+  it('while Redis is down, a retried round is refused at once with a clear 503 (nothing logged per call) and other calls still work', async () => {
     const token = await finalRoundToken(url, 'u-down');
     await redis.stop();
-    const before = log.errors.length;
-    const reply = await callTool(url, 'upgrade-plan', { userId: 'u-down' }, { extra: { inputResponses: CONFIRM, requestState: token } });
-    expect(reply.response.error).toEqual({ code: -32603, message: 'Internal error' });
-    const lines = log.errors.slice(before).filter((line) => line.includes('could not claim a requestState'));
-    expect(lines).toHaveLength(1);
-    expect(lines[0]).not.toMatch(/\n\s+at /);
+    const refused = await post(url, 'tools/call', { name: 'upgrade-plan', arguments: { userId: 'u-down' } }, { extra: { inputResponses: CONFIRM, requestState: token } });
+    expect(refused.headers.get('retry-after')).toBe('1');
+    const reply = await read(refused);
+    expect(reply.status).toBe(503);
+    expect(reply.response.error).toEqual({
+      code: -31503,
+      message: "Service Unavailable: the server's store (Redis) is unreachable; retry later",
+      data: { retryAfterMs: 1000 },
+    });
+    const again = await callTool(url, 'upgrade-plan', { userId: 'u-down' }, { extra: { inputResponses: CONFIRM, requestState: token } });
+    expect(again.response.error.code).toBe(-31503);
+    // A refusal, not a fault: nothing logged per call (the connection logs the outage once, on its own).
+    expect(log.errors.filter((line) => line.includes('upgrade-plan') || /\n\s+at /.test(line))).toEqual([]);
     const first = await callTool(url, 'upgrade-plan', { userId: 'u-down' });
     expect(first.response.result.resultType).toBe('input_required');
     expect(app.get(BillingService).charges.filter((charge) => charge.userId === 'u-down')).toEqual([]);

@@ -9,6 +9,8 @@ export type { ConfigReader } from './setting-sources.js';
 
 /** The store given in the options (typed from there: config/ does not import store/). */
 type McpStoreOption = NonNullable<McpModuleOptions['store']>['instance'];
+/** The bus given in the options (likewise typed from there). */
+type McpBusOption = NonNullable<McpModuleOptions['store']>['bus'];
 /** The auth options (typed from there: config/ does not import auth/). */
 type McpAuthOption = NonNullable<McpModuleOptions['auth']>;
 /** The most live records of each kind the store keeps (store/'s McpStoreBudgets). */
@@ -49,6 +51,7 @@ export interface McpSettings {
    */
   store: {
     instance: McpStoreOption;
+    bus: McpBusOption;
     redisUrl: string | undefined;
     keyPrefix: string;
     maxEntries: number;
@@ -314,6 +317,7 @@ function settingsOf(options: McpModuleOptions, config: ConfigReader | undefined,
     },
     store: {
       instance: options.store?.instance,
+      bus: options.store?.bus,
       redisUrl: options.store?.redisUrl ?? read('mocapi.store.redis-url'),
       keyPrefix: options.store?.keyPrefix ?? read('mocapi.store.key-prefix') ?? DEFAULT_STORE_KEY_PREFIX,
       maxEntries,

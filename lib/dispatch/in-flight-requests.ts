@@ -1,3 +1,9 @@
+import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
+import { publishIfPossible } from '../bus/bus-call.js';
+import { MCP_BUS } from '../bus/bus.provider.js';
+import type { McpBus } from '../bus/mcp-bus.js';
+import { isPlainObject } from '../protocol/json-value.js';
 import type { JsonObject, RequestId } from '../protocol/wire.types.js';
 import { requestIdKey } from './request-id-key.js';
 
@@ -6,31 +12,68 @@ export interface Cancellable {
   cancel(reason: Error): void;
 }
 
-/** Requests in flight, by cancellation scope and id, for `notifications/cancelled`. */
-export class InFlightRequests {
-  private readonly calls = new Map<string, Set<Cancellable>>();
+/** The bus topic a `notifications/cancelled` served on one instance reaches the others by. */
+const CANCELS = 'request-cancels';
 
-  /** Tracks a request until the returned function is called. */
-  track(scope: string, id: RequestId, call: Cancellable): () => void {
+interface Tracked {
+  readonly calls: Set<Cancellable>;
+  /** Whether a cancel served by another instance may reach these calls (a 2025 session's, not a stdio pipe's). */
+  readonly shared: boolean;
+}
+
+/**
+ * Requests in flight, by cancellation scope and id, for `notifications/cancelled`. A 2025 session's
+ * calls may be cancelled from any instance: a cancel that finds no call here is published on the
+ * bus, and the instance running the call cancels it (a stdio pipe's scope is its own process's).
+ */
+@Injectable()
+export class InFlightRequests implements OnModuleInit {
+  private readonly instance = randomUUID();
+  private readonly calls = new Map<string, Tracked>();
+
+  constructor(@Inject(MCP_BUS) private readonly bus: McpBus) {}
+
+  async onModuleInit(): Promise<void> {
+    await this.bus.subscribe(CANCELS, (message) => {
+      if (!isPlainObject(message) || message.from === this.instance || typeof message.scope !== 'string' || !isPlainObject(message.params)) return;
+      this.cancelHere(message.params, message.scope, true);
+    });
+  }
+
+  /** Tracks a request until the returned function is called; `shared`: cancellable from other instances too. */
+  track(scope: string, id: RequestId, call: Cancellable, shared = false): () => void {
     const key = scopedRequestKey(scope, id);
-    const calls = this.calls.get(key) ?? new Set<Cancellable>();
-    calls.add(call);
-    this.calls.set(key, calls);
+    const tracked = this.calls.get(key) ?? { calls: new Set<Cancellable>(), shared };
+    tracked.calls.add(call);
+    this.calls.set(key, tracked);
     return () => {
-      calls.delete(call);
-      if (calls.size === 0 && this.calls.get(key) === calls) this.calls.delete(key);
+      tracked.calls.delete(call);
+      if (tracked.calls.size === 0 && this.calls.get(key) === tracked) this.calls.delete(key);
     };
   }
 
   /**
    * Acts on `notifications/cancelled` (its `params`): the in-flight requests with that `requestId`
-   * from this scope are cancelled. Unknown or malformed ids are ignored, as the spec asks of notifications.
+   * from this scope are cancelled, here or, when none runs here, on the instance running them.
+   * Unknown or malformed ids are ignored, as the spec asks of notifications.
    */
   cancel(params: JsonObject | undefined, scope: string): void {
-    const requestId = params?.requestId;
+    if (params === undefined || this.cancelHere(params, scope, false)) return;
+    const requestId = params.requestId;
     if (typeof requestId !== 'string' && typeof requestId !== 'number') return;
-    const reason = typeof params?.reason === 'string' ? params.reason : 'Cancelled by the client';
-    for (const call of this.calls.get(scopedRequestKey(scope, requestId)) ?? []) call.cancel(new Error(reason));
+    const reason = typeof params.reason === 'string' ? params.reason : undefined;
+    publishIfPossible(this.bus, CANCELS, { from: this.instance, scope, params: { requestId, ...(reason !== undefined ? { reason } : {}) } });
+  }
+
+  /** Cancels the matching calls of this instance; true when there were some. */
+  private cancelHere(params: JsonObject, scope: string, fromElsewhere: boolean): boolean {
+    const requestId = params.requestId;
+    if (typeof requestId !== 'string' && typeof requestId !== 'number') return false;
+    const tracked = this.calls.get(scopedRequestKey(scope, requestId));
+    if (!tracked || (fromElsewhere && !tracked.shared)) return false;
+    const reason = typeof params.reason === 'string' ? params.reason : 'Cancelled by the client';
+    for (const call of tracked.calls) call.cancel(new Error(reason));
+    return true;
   }
 }
 

@@ -42,13 +42,13 @@ export interface TransportFacts {
 @Injectable()
 export class McpDispatcher {
   private readonly logger = new Logger('McpModule');
-  private readonly inFlight = new InFlightRequests();
 
   constructor(
     @Inject(MCP_SETTINGS) private readonly settings: McpSettings,
     @Inject(MCP_MODERN_ERA) private readonly modern: CallEra,
     private readonly methods: MethodTable,
     private readonly telemetry: McpTelemetry,
+    private readonly inFlight: InFlightRequests,
   ) {}
 
   /**
@@ -70,14 +70,20 @@ export class McpDispatcher {
       const forget =
         transport.cancellationScope === undefined
           ? () => undefined
-          : this.inFlight.track(transport.cancellationScope, request.id, {
-              cancel: (reason) => {
-                if (settled) return;
-                settled = true;
-                abort.abort(reason);
-                subscriber.complete();
+          : this.inFlight.track(
+              transport.cancellationScope,
+              request.id,
+              {
+                cancel: (reason) => {
+                  if (settled) return;
+                  settled = true;
+                  abort.abort(reason);
+                  subscriber.complete();
+                },
               },
-            });
+              // A 2025 session's scope is its sealed id, which every instance knows; a stdio pipe's is this process's.
+              transport.cancellationScope === transport.era?.sessionId,
+            );
       const emit = (outbound: OutboundMessage) => {
         if (!settled && !subscriber.closed) subscriber.next(outbound);
       };

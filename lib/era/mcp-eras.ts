@@ -1,5 +1,7 @@
-import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import type { Observable } from 'rxjs';
+import { MCP_BUS } from '../bus/bus.provider.js';
+import type { McpBus } from '../bus/mcp-bus.js';
 import type { McpSettings } from '../config/mcp-settings.js';
 import type { CallEra } from '../dispatch/call-era.js';
 import { MCP_SETTINGS } from '../mcp.constants.js';
@@ -7,6 +9,7 @@ import type { ClientResponse, IncomingJsonRpc } from '../protocol/json-rpc-envel
 import type { JsonRpcNotification, JsonRpcRequest } from '../protocol/wire.types.js';
 import { McpCustomMethods } from '../registry/custom-methods.js';
 import { classifyEra, isSessionBodyless, type EraClues, type EraVerdict } from './classify.js';
+import { AnswerRelay } from './answer-relay.js';
 import { ClientRequests } from './client-requests.js';
 import { LegacyLifecycle, type InitializeOutcome } from './initialize.js';
 import { SessionEra, type SessionEraServices } from './session.era.js';
@@ -27,8 +30,9 @@ const ERA_METHODS = ['initialize', 'ping', 'resources/subscribe', 'resources/uns
  * @internal
  */
 @Injectable()
-export class McpEras implements OnModuleInit {
+export class McpEras implements OnModuleInit, OnApplicationShutdown {
   private readonly services: SessionEraServices;
+  private readonly relay: AnswerRelay;
 
   constructor(
     @Inject(MCP_SETTINGS) private readonly settings: McpSettings,
@@ -36,12 +40,20 @@ export class McpEras implements OnModuleInit {
     private readonly sessions: LegacySessions,
     private readonly feeds: LegacySessionFeeds,
     private readonly customMethods: McpCustomMethods,
+    @Inject(MCP_BUS) bus: McpBus,
   ) {
-    this.services = { clientRequests: new ClientRequests(), feeds, inputTimeoutMs: settings.session.inputTimeoutMs };
+    const clientRequests = new ClientRequests();
+    this.services = { clientRequests, feeds, inputTimeoutMs: settings.session.inputTimeoutMs };
+    this.relay = new AnswerRelay(clientRequests, bus);
   }
 
-  onModuleInit(): void {
+  async onModuleInit(): Promise<void> {
     this.customMethods.reserve(ERA_METHODS);
+    await this.relay.listen();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.relay.stop();
   }
 
   /** The era one message speaks, or why it is refused. */
@@ -78,11 +90,20 @@ export class McpEras implements OnModuleInit {
   }
 
   /**
-   * A response the client sent (a separate POST, or a line on stdio): handed to the call of this
-   * session that awaits it. False when none does (answered, timed out, its call ended, or never sent).
+   * A response the client sent on stdio: handed to the call of this session that awaits it. False
+   * when none does (answered, timed out, its call ended, or never sent).
    */
   answer(session: McpSession, response: ClientResponse): boolean {
     return this.services.clientRequests.answer(session.id, response);
+  }
+
+  /**
+   * A response the client posted over HTTP, which may land on any instance: handed to the call of
+   * this session that awaits it, here or on another instance sharing the bus. False when none does;
+   * BusUnavailableError (-31503) when the other instances cannot be asked (see AnswerRelay).
+   */
+  answerAnywhere(session: McpSession, response: ClientResponse): Promise<boolean> {
+    return this.relay.deliver(session.id, response);
   }
 
   /** How many questions to clients await their answer (for tests and health checks). */

@@ -6,12 +6,14 @@ import { LegacySessions } from './sessions.js';
 import { InMemoryMcpStore } from '../store/in-memory-mcp-store.js';
 import { LegacySessionFeeds, MAX_SUBSCRIPTIONS_PER_SESSION } from './session-feeds.js';
 import { McpRegistry } from '../registry/mcp.registry.js';
+import { InMemoryMcpBus } from '../bus/in-memory-mcp-bus.js';
 
 function setup(ttlMs = 60_000) {
   const codec = new LegacySessionCodec(randomBytes(32), ttlMs);
-  const sessions = new LegacySessions(codec, new InMemoryMcpStore());
+  const bus = new InMemoryMcpBus();
+  const sessions = new LegacySessions(codec, new InMemoryMcpStore(), bus);
   const registry = new McpRegistry();
-  const feeds = new LegacySessionFeeds(registry, codec, sessions);
+  const feeds = new LegacySessionFeeds(registry, codec, sessions, bus);
   const session = codec.issue({ protocolVersion: '2025-11-25', clientCapabilities: {} })!.session;
   return { codec, sessions, registry, feeds, session };
 }

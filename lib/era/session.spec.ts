@@ -1,3 +1,4 @@
+import { InMemoryMcpBus } from '../bus/in-memory-mcp-bus.js';
 import { describe, expect, it } from '@jest/globals';
 import { randomBytes } from 'node:crypto';
 import { RequestStateCodec } from '../mrtr/request-state.codec.js';
@@ -67,8 +68,8 @@ describe('LegacySessions', () => {
   it('an ended session is unknown to every instance that shares the store', async () => {
     const { secret, clock } = setup();
     const store = new InMemoryMcpStore({ clock: () => clock.now });
-    const one = new LegacySessions(new LegacySessionCodec(secret, 60_000, () => clock.now), store);
-    const two = new LegacySessions(new LegacySessionCodec(secret, 60_000, () => clock.now), store);
+    const one = new LegacySessions(new LegacySessionCodec(secret, 60_000, () => clock.now), store, new InMemoryMcpBus());
+    const two = new LegacySessions(new LegacySessionCodec(secret, 60_000, () => clock.now), store, new InMemoryMcpBus());
     const { sessionId } = one.issue(FIELDS)!;
     const session = await two.resolve(sessionId, undefined);
     await two.end(session);
@@ -78,7 +79,7 @@ describe('LegacySessions', () => {
 
   it('a session belongs to its principal: anyone else (another user, or no user) is told it is unknown, as is an altered owner', async () => {
     const { clock, codec } = setup();
-    const sessions = new LegacySessions(codec, new InMemoryMcpStore({ clock: () => clock.now }));
+    const sessions = new LegacySessions(codec, new InMemoryMcpStore({ clock: () => clock.now }), new InMemoryMcpBus());
     const { sessionId } = sessions.issue({ ...FIELDS, principal: 'alice' })!;
     await expect(sessions.resolve(sessionId, 'alice')).resolves.toMatchObject({ principal: 'alice' });
     for (const other of ['bob', undefined, 'Alice', 'alice ']) {
@@ -93,8 +94,8 @@ describe('LegacySessions', () => {
   it('a session opened once (and kept) is still refused at once when ended here or elsewhere, and when it expires', async () => {
     const { secret, clock } = setup();
     const store = new InMemoryMcpStore({ clock: () => clock.now });
-    const one = new LegacySessions(new LegacySessionCodec(secret, 60_000, () => clock.now), store);
-    const two = new LegacySessions(new LegacySessionCodec(secret, 60_000, () => clock.now), store);
+    const one = new LegacySessions(new LegacySessionCodec(secret, 60_000, () => clock.now), store, new InMemoryMcpBus());
+    const two = new LegacySessions(new LegacySessionCodec(secret, 60_000, () => clock.now), store, new InMemoryMcpBus());
     const first = one.issue(FIELDS)!.sessionId;
     const second = one.issue(FIELDS)!.sessionId;
     const third = one.issue(FIELDS)!.sessionId;

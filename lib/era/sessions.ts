@@ -1,5 +1,10 @@
-import { Inject, Injectable, type Provider } from '@nestjs/common';
+import { Inject, Injectable, type OnModuleInit, type Provider } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
 import { Subject } from 'rxjs';
+import { publishIfPossible } from '../bus/bus-call.js';
+import { MCP_BUS } from '../bus/bus.provider.js';
+import type { McpBus } from '../bus/mcp-bus.js';
+import { isPlainObject } from '../protocol/json-value.js';
 import type { McpSettings } from '../config/mcp-settings.js';
 import { MCP_SEAL_KEYS, MCP_SETTINGS, MCP_STORE } from '../mcp.constants.js';
 import type { SealKeys } from '../mrtr/request-state.key.js';
@@ -8,20 +13,23 @@ import { LegacySessionCodec, type McpSession } from './session.js';
 import { SessionNotFoundError } from './wire-2025.js';
 
 const ENDED_PREFIX = 'session-ended:';
+/** The bus topic that tells every instance a session ended, so its live stream ends wherever it is. */
+const ENDINGS = 'session-ends';
 /** Opened session ids kept, so a busy client's requests skip the AES-GCM open; oldest dropped first. */
 const MAX_OPENED_SESSIONS = 1024;
 
 /**
  * The 2025-era sessions: issued sealed at initialize, opened on each request, ended by DELETE. An
  * ended session is remembered in the shared `McpStore` until it would have expired, so DELETE ends
- * it on every instance that shares the store; what this instance holds for it live (its stream)
- * ends at once, through `ended`.
+ * it on every instance that shares the store; what any instance holds for it live (its stream)
+ * ends at once, through `ended` (the bus tells the others).
  * @internal
  */
 @Injectable()
-export class LegacySessions {
+export class LegacySessions implements OnModuleInit {
+  private readonly instance = randomUUID();
   private readonly endedSubject = new Subject<string>();
-  /** The ids (`McpSession.id`) of the sessions ended on this instance, as they end. */
+  /** The ids (`McpSession.id`) of the sessions ended on any instance sharing the bus, as they end. */
   readonly ended = this.endedSubject.asObservable();
   /**
    * Ids this instance opened and authenticated, by the exact id string: only what `codec.open`
@@ -34,7 +42,14 @@ export class LegacySessions {
   constructor(
     private readonly codec: LegacySessionCodec,
     @Inject(MCP_STORE) private readonly store: McpStore,
+    @Inject(MCP_BUS) private readonly bus: McpBus,
   ) {}
+
+  async onModuleInit(): Promise<void> {
+    await this.bus.subscribe(ENDINGS, (message) => {
+      if (isPlainObject(message) && message.from !== this.instance && typeof message.session === 'string') this.endedSubject.next(message.session);
+    });
+  }
 
   issue(fields: Pick<McpSession, 'protocolVersion' | 'clientCapabilities' | 'clientInfo' | 'principal'>): { session: McpSession; sessionId: string } | undefined {
     return this.codec.issue(fields);
@@ -69,6 +84,7 @@ export class LegacySessions {
   async end(session: McpSession): Promise<void> {
     await this.store.set(ENDED_PREFIX + session.id, true, this.codec.remainingTtlMs(session), { kind: 'session-end' });
     this.endedSubject.next(session.id);
+    publishIfPossible(this.bus, ENDINGS, { from: this.instance, session: session.id });
   }
 }
 

@@ -1,6 +1,7 @@
 import type { MeterProvider, TracerProvider } from '@opentelemetry/api';
 import type { McpAuthOptions } from '../auth/mcp-auth.interfaces.js';
 import type { CacheScope } from '../protocol/wire.types.js';
+import type { McpBus } from '../bus/mcp-bus.js';
 import type { McpStore } from '../store/mcp-store.js';
 
 /** The eras an endpoint serves (see `McpModuleOptions.protocol`). @publicApi */
@@ -128,6 +129,12 @@ export interface McpModuleOptions {
   store?: {
     /** A store of your own (e.g. `new RedisMcpStore(client)`); wins over the settings below. The module does not close it. */
     instance?: McpStore;
+    /**
+     * A bus of your own (e.g. `new RedisMcpBus(publisher, subscriber)`): what crosses instances live
+     * (2025 answers, change notifications, cancels). Default: Redis pub/sub when `redisUrl` is set,
+     * else this process alone. The module does not close it.
+     */
+    bus?: McpBus;
     /** `redis://…` URL: use Redis (needs the `ioredis` package), shared by all instances. Config: `mocapi.store.redis-url`. */
     redisUrl?: string;
     /** Prefix of every Redis key. Config: `mocapi.store.key-prefix`. Default `nest-mcp:`. */

@@ -3,9 +3,9 @@ import { createHash } from 'node:crypto';
 import { DEFAULT_STORE_KEY_PREFIX, DEFAULT_STORE_MAX_ENTRIES } from '../mcp.constants.js';
 import { isMcpError } from '../protocol/mcp.error.js';
 import type { JsonValue } from '../protocol/wire.types.js';
-import { loadIoredis } from './ioredis-loader.js';
+import { openRedis } from './redis-connection.js';
 import type { McpRecordKind, McpRecordScope, McpStore } from './mcp-store.js';
-import { ClientLimitError, RECORD_KINDS, RefusalWarnings, requirePositiveTtl, StoreFullError, storeBudgets, unscopedRoom, type McpStoreBudgets } from './store-limits.js';
+import { ClientLimitError, RECORD_KINDS, RefusalWarnings, requirePositiveTtl, StoreFullError, StoreUnavailableError, storeBudgets, unscopedRoom, type McpStoreBudgets } from './store-limits.js';
 
 /** The commands RedisMcpStore sends; an `ioredis` client has them. @publicApi */
 export interface RedisCommands {
@@ -97,9 +97,6 @@ redis.call('DEL', KEYS[1])
 for i = 2, #KEYS do redis.call('ZREM', KEYS[i], KEYS[1]) end
 return 1`;
 
-// A request waits at most this long for Redis before it fails with -32603.
-const COMMAND_TIMEOUT_MS = 2_000;
-
 /** The budgets of records written with and without a kind. */
 type Budget = McpRecordKind | 'unscoped';
 
@@ -132,23 +129,7 @@ export class RedisMcpStore implements McpStore {
    * (no offline queue) and the client keeps reconnecting.
    */
   static async connect(url: string, options: RedisMcpStoreOptions = {}): Promise<RedisMcpStore> {
-    const { Redis } = await loadIoredis();
-    const where = describeRedisUrl(url);
-    const client = new Redis(url, {
-      lazyConnect: true,
-      enableOfflineQueue: false,
-      maxRetriesPerRequest: 1,
-      commandTimeout: COMMAND_TIMEOUT_MS,
-      // Dropping a connection to an unreachable Redis has nothing to wait for (ioredis waits 2 s).
-      disconnectTimeout: 100,
-    });
-    reportOutages(client, where);
-    try {
-      await client.connect();
-    } catch (error) {
-      client.disconnect();
-      throw new Error(`Could not connect to Redis at ${where} (mocapi.store.redis-url): ${(error as Error).message}`);
-    }
+    const { client, where } = await openRedis(url, 'store');
     const store = new RedisMcpStore(client, options);
     store.where = `Redis at ${where}`;
     return store;
@@ -189,7 +170,7 @@ export class RedisMcpStore implements McpStore {
   }
 
   async get<T extends JsonValue = JsonValue>(key: string): Promise<T | undefined> {
-    const json = await this.client.get(this.keyPrefix + key);
+    const json = await this.guarded(undefined, () => this.client.get(this.keyPrefix + key));
     return json === null ? undefined : (JSON.parse(json) as T);
   }
 
@@ -203,7 +184,7 @@ export class RedisMcpStore implements McpStore {
 
   async compareAndSet(key: string, expected: JsonValue, next: JsonValue, ttlMs: number): Promise<boolean> {
     requirePositiveTtl(ttlMs);
-    const written = await this.refusingOnOom(undefined, () =>
+    const written = await this.guarded(undefined, () =>
       this.client.eval(COMPARE_AND_SET, 1, this.keyPrefix + key, JSON.stringify(expected), JSON.stringify(next), Math.ceil(ttlMs)),
     );
     return written === 1;
@@ -211,7 +192,7 @@ export class RedisMcpStore implements McpStore {
 
   async delete(key: string): Promise<void> {
     const budgets = [...RECORD_KINDS, 'unscoped' as const].map((budget) => this.budgetKey(budget));
-    await this.client.eval(DELETE, 1 + budgets.length, this.keyPrefix + key, ...budgets);
+    await this.guarded(undefined, () => this.client.eval(DELETE, 1 + budgets.length, this.keyPrefix + key, ...budgets));
   }
 
   /** One new record (or, with 'set', a replaced one) counted in its budgets; see WRITE. */
@@ -221,7 +202,7 @@ export class RedisMcpStore implements McpStore {
     const keys = [this.keyPrefix + key, this.budgetKey(budget)];
     if (scope?.owner) keys.push(`${this.budgetKey(scope.kind)}:owner:${createHash('sha256').update(scope.owner.id).digest('base64url')}`);
     const args = [mode, json, Math.ceil(ttlMs), this.limits[budget], scope?.owner?.limit ?? 0];
-    const [outcome, waitMs] = (await this.refusingOnOom(scope?.kind, () => this.script(WRITE, WRITE_SHA, keys, args))) as [number, number?];
+    const [outcome, waitMs] = (await this.guarded(scope?.kind, () => this.script(WRITE, WRITE_SHA, keys, args))) as [number, number?];
     if (outcome === -1) {
       this.warnings.full(scope?.kind, this.limits[budget]);
       throw new StoreFullError(scope?.kind, waitMs ?? 1_000);
@@ -249,14 +230,23 @@ export class RedisMcpStore implements McpStore {
     return `${this.keyPrefix}budget:${budget}`;
   }
 
-  /** Redis out of memory (`-OOM command not allowed`, under `noeviction`) is a full store: -31503, not an internal error. */
-  private async refusingOnOom<T>(kind: McpRecordKind | undefined, run: () => Promise<T>): Promise<T> {
+  /**
+   * One call to Redis. Out of memory (`-OOM command not allowed`, under `noeviction`) is a full store:
+   * -31503, not an internal error. A failure that is no reply of Redis's (the connection is down or
+   * stopped answering: ioredis fails at once then, or after its 2 s command timeout) is a
+   * StoreUnavailableError; the connection has logged the outage once.
+   */
+  private async guarded<T>(kind: McpRecordKind | undefined, run: () => Promise<T>): Promise<T> {
     try {
       return await run();
     } catch (error) {
-      if (isMcpError(error) || !OOM.test((error as Error)?.message ?? '')) throw error;
-      this.warnings.outOfMemory(this.where);
-      throw new StoreFullError(kind, 1_000);
+      if (isMcpError(error)) throw error;
+      if (OOM.test((error as Error)?.message ?? '')) {
+        this.warnings.outOfMemory(this.where);
+        throw new StoreFullError(kind, 1_000);
+      }
+      if ((error as Error)?.name !== 'ReplyError') throw new StoreUnavailableError();
+      throw error;
     }
   }
 
@@ -274,29 +264,4 @@ const OOM = /(^|\W)OOM command not allowed/;
 function policyOf(reply: unknown): string | undefined {
   const value = Array.isArray(reply) ? reply[1] : reply && typeof reply === 'object' ? (reply as Record<string, unknown>)['maxmemory-policy'] : undefined;
   return typeof value === 'string' ? value : undefined;
-}
-
-/** Scheme, host and port only: the URL may carry a password, which must not reach the logs. */
-function describeRedisUrl(url: string): string {
-  try {
-    const parsed = new URL(url);
-    return `${parsed.protocol}//${parsed.host}`;
-  } catch {
-    return 'the configured URL';
-  }
-}
-
-/** One log line when the connection drops and one when it is back, not one per reconnect attempt. */
-function reportOutages(client: { on(event: string, listener: (error?: Error) => void): unknown }, where: string): void {
-  const logger = new Logger('McpStore');
-  let down = false;
-  client.on('error', (error) => {
-    if (down) return;
-    down = true;
-    logger.error(`Redis at ${where} is unreachable (${error?.message}); store calls fail until it is back`);
-  });
-  client.on('ready', () => {
-    if (down) logger.log(`Redis at ${where} is reachable again`);
-    down = false;
-  });
 }

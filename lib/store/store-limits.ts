@@ -76,6 +76,18 @@ export class StoreFullError extends McpError {
 }
 
 /**
+ * The store cannot be reached (Redis down, or not answering within 2 s): the call is refused at once
+ * rather than left waiting, -31503 with HTTP 503 and `Retry-After`. The connection reconnects by
+ * itself; calls that need no store keep working meanwhile.
+ * @publicApi
+ */
+export class StoreUnavailableError extends McpError {
+  constructor(readonly retryAfterMs = 1_000) {
+    super(McpStoreErrorCode.StoreFull, "Service Unavailable: the server's store (Redis) is unreachable; retry later", { retryAfterMs }, 503);
+  }
+}
+
+/**
  * The owner named in a record's scope holds as many live records of the kind as it may (tasks:
  * `mocapi.tasks.max-per-client`). HTTP 429 with `Retry-After` (when its oldest record expires).
  * @publicApi

@@ -1,4 +1,4 @@
-import { Inject, Injectable, type OnApplicationShutdown, type Provider } from '@nestjs/common';
+import type { Provider } from '@nestjs/common';
 import { MCP_SETTINGS, MCP_STORE } from '../mcp.constants.js';
 import { InMemoryMcpStore } from './in-memory-mcp-store.js';
 import type { McpStore } from './mcp-store.js';
@@ -47,20 +47,3 @@ export const mcpStoreProvider: Provider = {
     return redis;
   },
 };
-
-/**
- * Closes the store the module opened (not one the application passed in). At application shutdown,
- * after the transport has let the calls in flight finish, since they may still claim requestState.
- * @internal
- */
-@Injectable()
-export class McpStoreCloser implements OnApplicationShutdown {
-  constructor(
-    @Inject(MCP_STORE) private readonly store: McpStore,
-    @Inject(MCP_SETTINGS) private readonly settings: StoreSettings,
-  ) {}
-
-  async onApplicationShutdown(): Promise<void> {
-    if (!this.settings.store.instance) await this.store.close?.();
-  }
-}

@@ -1,12 +1,16 @@
-import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
+import { Inject, Injectable, Logger, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
 import { principalOf } from '../auth/mcp-auth-info.js';
+import { publishIfPossible } from '../bus/bus-call.js';
+import { MCP_BUS } from '../bus/bus.provider.js';
+import type { McpBus } from '../bus/mcp-bus.js';
 import type { McpSettings } from '../config/mcp-settings.js';
 import type { McpCall } from '../context/mcp-call.js';
 import { MCP_SETTINGS, MCP_STORE } from '../mcp.constants.js';
 import { isValidResponse, TaskRounds, type AnsweredRound, type TaskLedgerRound } from '../mrtr/index.js';
 import { asMcpError } from '../protocol/internal-error.js';
 import { InternalError, InvalidParamsError } from '../protocol/mcp.error.js';
+import { isPlainObject } from '../protocol/json-value.js';
 import { parseRequestMeta } from '../protocol/request-meta.js';
 import type { InputResponses, JsonObject, JsonRpcErrorObject, Result } from '../protocol/wire.types.js';
 import type { McpStore } from '../store/mcp-store.js';
@@ -29,19 +33,23 @@ import { TaskStore } from './task-store.js';
 export type TaskExecutor = (call: McpCall, rounds: TaskRounds) => Promise<Result>;
 
 const UNKNOWN_TASK = 'Unknown or expired task';
+/** The bus topic a cancel served on one instance reaches the instance running the task by. */
+const TASK_CANCELS = 'task-cancels';
+const CANCELLED_REASON = 'The task was cancelled';
 const LOST: JsonRpcErrorObject = new InternalError(INSTANCE_LOST).toJsonRpc();
 
 /**
  * Where task work runs. The instance that accepted the `tools/call` (or the `tasks/update` that
  * answered the last question) runs the handler in the background, outside any HTTP request; the
  * record in the store is the only shared state, so any instance answers tasks/get, update and cancel.
- * While a run lasts, its instance renews a lease on the record every third of `mocapi.tasks.lease`,
- * and at each renewal notices a cancellation written by another instance (same instance: at once).
+ * While a run lasts, its instance renews a lease on the record every third of `mocapi.tasks.lease`.
+ * A cancel served by another instance reaches the run at once over the bus (`McpBus`); should that
+ * message be lost (the bus unreachable), the next lease renewal notices the cancelled record.
  * A working task whose lease ran out reads as failed (-32603): its instance died; it is not re-run.
  * @internal
  */
 @Injectable()
-export class TaskRunner implements OnApplicationShutdown {
+export class TaskRunner implements OnModuleInit, OnApplicationShutdown {
   private readonly logger = new Logger('McpModule');
   private readonly tasks: TaskStore;
   /** The runs on this instance, so a cancel served here fires the handler's signal at once. */
@@ -52,8 +60,16 @@ export class TaskRunner implements OnApplicationShutdown {
   constructor(
     @Inject(MCP_STORE) store: McpStore,
     @Inject(MCP_SETTINGS) private readonly settings: McpSettings,
+    @Inject(MCP_BUS) private readonly bus: McpBus,
   ) {
     this.tasks = new TaskStore(store);
+  }
+
+  /** Listens for cancels served by other instances. */
+  async onModuleInit(): Promise<void> {
+    await this.bus.subscribe(TASK_CANCELS, (message) => {
+      if (isPlainObject(message) && typeof message.taskId === 'string') this.running.get(message.taskId)?.abort(new Error(CANCELLED_REASON));
+    });
   }
 
   /**
@@ -106,11 +122,13 @@ export class TaskRunner implements OnApplicationShutdown {
     return { record: outcome.record, resume: outcome.changed && outcome.record.status === 'working' };
   }
 
-  /** Cooperative: the record turns cancelled at once, and the handler's signal fires where it runs. */
+  /** Cooperative: the record turns cancelled at once, and the handler's signal fires where it runs, on any instance. */
   async cancel(call: McpCall, taskId: unknown): Promise<void> {
     const record = await this.read(call, taskId);
     await this.change(record.taskId, cancelled);
-    this.running.get(record.taskId)?.abort(new Error('The task was cancelled'));
+    const here = this.running.get(record.taskId);
+    if (here) here.abort(new Error(CANCELLED_REASON));
+    else publishIfPossible(this.bus, TASK_CANCELS, { taskId: record.taskId });
   }
 
   /**
@@ -165,7 +183,7 @@ export class TaskRunner implements OnApplicationShutdown {
   private async renewLease(taskId: string, abort: AbortController): Promise<void> {
     try {
       const outcome = await this.tasks.update(taskId, (current, now) => leaseRenewed(current, now, this.settings.tasks.leaseMs));
-      if (!outcome || outcome.record.status === 'cancelled') abort.abort(new Error('The task was cancelled'));
+      if (!outcome || outcome.record.status === 'cancelled') abort.abort(new Error(CANCELLED_REASON));
     } catch (error) {
       this.logger.warn(`Task ${taskId}: could not renew its lease: ${(error as Error).message}`);
     }

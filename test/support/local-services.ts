@@ -154,10 +154,33 @@ export async function startNginx(binary: string, upstreams: number[], balance?: 
   return { ...service, url: `http://127.0.0.1:${port}/mcp`, buffered: `http://127.0.0.1:${port}/buffered/mcp` };
 }
 
-/** A throw-away redis-server on 127.0.0.1: no persistence, no protected-mode surprises. */
-export async function startRedis(binary: string): Promise<LocalService & { url: string }> {
-  const dir = mkdtempSync(join(tmpdir(), 'nest-mcp-redis-'));
+/**
+ * nginx running `file`, a conf.d-style file (its `upstream` and `server` blocks, as
+ * examples/several-instances/nginx.conf), inside the main configuration the tests use: its upstream
+ * `server` lines become `upstreams` (ports on 127.0.0.1) and it listens on a free loopback port.
+ */
+export async function startNginxWith(binary: string, file: string, upstreams: number[]): Promise<LocalService & { url: string }> {
+  const dir = mkdtempSync(join(tmpdir(), 'nest-mcp-nginx-'));
+  for (const sub of ['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi']) mkdirSync(join(dir, sub));
   const port = await freePort();
+  const servers = upstreams.map((upstream) => `server 127.0.0.1:${upstream};`).join('\n  ');
+  const site = readFileSync(file, 'utf8')
+    .replace(/^(\s*server\s+[^\s;{]+;\s*\n)+/m, `  ${servers}\n`)
+    .replace(/^(\s*)listen\s+[^;]+;/m, `$1listen 127.0.0.1:${port};`);
+  if (!site.includes(`listen 127.0.0.1:${port};`) || !site.includes(servers)) throw new Error(`${file}: no upstream server lines or no listen directive to rewrite`);
+  writeFileSync(join(dir, 'site.conf'), site);
+  const main = nginxConfig(dir, port, upstreams).replace(/\n  # Round-robin \(the default\)[\s\S]*\n}\n$/, `\n  include ${join(dir, 'site.conf')};\n}\n`);
+  writeFileSync(join(dir, 'nginx.conf'), main);
+  const check = spawnSync(binary, ['-t', '-c', join(dir, 'nginx.conf'), '-p', dir], { encoding: 'utf8' });
+  if (check.status !== 0) throw new Error(`nginx -t failed:\n${check.stderr}`);
+  const service = await startService('nginx', binary, ['-c', join(dir, 'nginx.conf'), '-p', dir], port, dir, 'error.log');
+  return { ...service, url: `http://127.0.0.1:${port}/mcp` };
+}
+
+/** A throw-away redis-server on 127.0.0.1: no persistence, no protected-mode surprises. `port`: to start it again where it was. */
+export async function startRedis(binary: string, port?: number): Promise<LocalService & { url: string }> {
+  const dir = mkdtempSync(join(tmpdir(), 'nest-mcp-redis-'));
+  port ??= await freePort();
   const args = ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir, '--logfile', join(dir, 'redis.log')];
   const service = await startService('redis-server', binary, args, port, dir, 'redis.log');
   return { ...service, url: `redis://127.0.0.1:${port}` };

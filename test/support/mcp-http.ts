@@ -2,7 +2,9 @@ import 'reflect-metadata';
 import type { INestApplication, LoggerService } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import type { AddressInfo } from 'node:net';
+import { eventStreamData } from '../../lib/testing/event-stream.js';
 import { createHttpApp } from './http-adapter.js';
+import { within } from './waiting.js';
 import { assertServerMessage } from './wire-schema.js';
 
 export const PROTOCOL_VERSION = '2026-07-28';
@@ -177,4 +179,14 @@ export async function startupFailure(imports: any[]): Promise<Error> {
     throw new Error(`start-up failed with a non-Error: ${String(error)}`);
   }
   throw new Error('start-up succeeded, but a failure was expected');
+}
+
+/** The SSE events of a response as JSON, one at a time as they arrive (each wait bounded as every wait is). */
+export function sseEvents(response: Response): () => Promise<Json> {
+  const data = eventStreamData(response.body!);
+  return async () => {
+    const next = await within(data.next(), `the next event of the stream from ${response.url}`);
+    if (next.done) throw new Error(`the stream from ${response.url} ended`);
+    return JSON.parse(next.value) as Json;
+  };
 }

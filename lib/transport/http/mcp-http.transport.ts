@@ -113,11 +113,18 @@ export class McpHttpTransport implements OnModuleDestroy {
   /**
    * A 2025 client's answer to a question one of its calls sent: 202 when a call of this session
    * awaits that id. Otherwise (answered already, timed out, the call ended, another session's
-   * question, or an instance that does not hold the call) 400: the server cannot accept it (2025
-   * transports §Sending Messages to the Server).
+   * question) 400: the server cannot accept it (2025 transports §Sending Messages to the Server).
+   * The call may be held by another instance: the bus carries the answer there (503 when it cannot).
    */
-  private answer(session: McpSession, response: ClientResponse, res: ServerResponse): void {
-    if (this.eras.answer(session, response)) return accepted(res);
+  private async answer(session: McpSession, response: ClientResponse, res: ServerResponse): Promise<void> {
+    let delivered: boolean;
+    try {
+      delivered = await this.eras.answerAnywhere(session, response);
+    } catch (error) {
+      const mcpError = asMcpError(this.logger, 'answer', null, error);
+      return writeJsonRpcError(res, mcpError.httpStatus, mcpError);
+    }
+    if (delivered) return accepted(res);
     writeJsonRpcError(res, 400, new InvalidRequestError(UNAWAITED_RESPONSE));
   }
 
