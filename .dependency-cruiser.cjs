@@ -24,7 +24,7 @@ const TIERS = [
   { tier: 'results', path: true, entries: ['results'] },
   { tier: 'declarations', entries: ['decorators', 'definitions'] }, // handler metadata: decorators write it, definitions read it
   { tier: 'shapes', entries: ['schema', 'interfaces'] }, // JSON Schema tools, handler shapes and enums
-  { tier: 'constants', entries: ['mcp.constants.ts', 'mcp.messages.ts', 'node-floor.ts'] },
+  { tier: 'constants', entries: ['mcp.constants.ts', 'mcp.messages.ts', 'node-floor.ts', 'optional-peer.ts'] },
   { tier: 'protocol', entries: ['protocol'] }, // wire types, errors, envelope: every tier may import it, it imports nothing of ours
 ];
 const SPEC = '\\.(spec|e2e-spec)\\.ts$';

@@ -1,3 +1,5 @@
+import { importOptionalPeer } from '../optional-peer.js';
+
 // Kept out of the public declarations, so applications without jose still type-check.
 export const JOSE_MISSING = 'McpModule auth: the ready JWT verifier needs the optional package "jose": npm install jose';
 
@@ -6,12 +8,6 @@ const importJose = () => import('jose');
 export type JoseModule = Awaited<ReturnType<typeof importJose>>;
 
 /** The jose module, imported only when the JWT verifier is used. @internal */
-export async function loadJose(importer: () => Promise<JoseModule> = importJose): Promise<JoseModule> {
-  try {
-    return await importer();
-  } catch (error) {
-    const code = (error as { code?: unknown }).code;
-    if (code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND') throw new Error(JOSE_MISSING);
-    throw error;
-  }
+export function loadJose(importer: () => Promise<JoseModule> = importJose): Promise<JoseModule> {
+  return importOptionalPeer(importer, JOSE_MISSING);
 }
