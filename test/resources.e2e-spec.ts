@@ -171,6 +171,10 @@ describe('resources (features-resources fixture: pageSize 2, global cache 30000/
       expect(error).toEqual({ code: -32602, message: 'Resource not found', data: { uri: 'notes://missing' } });
     });
 
+    it('a handler may throw ResourceNotFoundError: the same -32602 with data.uri', async () => {
+      expect(await readError(started.url, 'files://missing/one')).toEqual({ code: -32602, message: 'Resource not found', data: { uri: 'files://missing/one' } });
+    });
+
     it('a handler returning no contents is not found, never empty contents', async () => {
       expect(await readError(started.url, 'notes://empty')).toEqual({ code: -32602, message: 'Resource not found', data: { uri: 'notes://empty' } });
       expect(await readError(started.url, 'items://101/detail')).toEqual({

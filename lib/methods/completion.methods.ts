@@ -4,12 +4,11 @@ import { CompletionContext } from '../context/mcp-handler.context.js';
 import { completionKey } from '../definitions/definition.factory.js';
 import { McpHandlerKind } from '../interfaces/mcp-handler-kind.enum.js';
 import { McpCallPipeline, type CallFamily, type Listing } from '../pipeline/call-pipeline.js';
-import { InvalidParamsError, MethodNotFoundError } from '../protocol/mcp.error.js';
+import { InvalidParamsError, MethodNotFoundError, ResourceNotFoundError } from '../protocol/mcp.error.js';
 import { McpRegistry } from '../registry/mcp.registry.js';
 import type { Callable } from '../registry/registered-handlers.js';
 import { toCompleteResult } from '../results/completion-result.mapper.js';
 import { unknownPrompt } from './prompts.methods.js';
-import { resourceNotFound } from './resources.methods.js';
 import { RpcMethod } from './rpc-method.decorator.js';
 import { isPlainObject } from '../protocol/json-value.js';
 import type { JsonObject, JsonSchemaObject, Result } from '../protocol/wire.types.js';
@@ -71,8 +70,8 @@ export class CompletionMethods {
       const uri = ref.uri;
       const template = this.registry.getResourceTemplate(uri);
       const resource = template ? undefined : this.registry.getResource(uri);
-      if (!template && !resource) throw resourceNotFound(uri);
-      const unknown = () => resourceNotFound(uri);
+      if (!template && !resource) throw new ResourceNotFoundError(uri);
+      const unknown = () => new ResourceNotFoundError(uri);
       const listed: Listing = template ? { entry: template, kind: McpHandlerKind.RESOURCE_TEMPLATE, unknown } : { entry: resource!, kind: McpHandlerKind.RESOURCE, unknown };
       return { type: 'resource', id: uri, schema: template && ownSchema(template.variableSchemas, argument), listed };
     }

@@ -7,7 +7,7 @@ import type { McpCacheOptions } from '../interfaces/handler-metadata.interface.j
 import { MCP_SETTINGS } from '../mcp.constants.js';
 import type { McpSettings } from '../config/mcp-settings.js';
 import { McpCallPipeline, type CallFamily } from '../pipeline/call-pipeline.js';
-import { InvalidParamsError } from '../protocol/mcp.error.js';
+import { InvalidParamsError, ResourceNotFoundError } from '../protocol/mcp.error.js';
 import type { CacheHints, JsonObject, Result } from '../protocol/wire.types.js';
 import { McpRegistry } from '../registry/mcp.registry.js';
 import type { RegisteredResource, RegisteredResourceTemplate } from '../registry/registered-handlers.js';
@@ -28,7 +28,7 @@ export class ResourcesMethods {
     find: (params) => {
       const uri = params.uri;
       if (typeof uri !== 'string') throw new InvalidParamsError('resources/read needs a string "uri"');
-      const unknown = () => resourceNotFound(uri);
+      const unknown = () => new ResourceNotFoundError(uri);
       const resource = this.registry.getResource(uri);
       if (resource) {
         return { kind: McpHandlerKind.RESOURCE, target: uri, entry: resource, arguments: {}, listed: { entry: resource, kind: McpHandlerKind.RESOURCE, unknown } };
@@ -55,7 +55,7 @@ export class ResourcesMethods {
     },
     toResult: (value, { target: uri, entry }) => {
       const contents = withAppMeta(toResourceContents(value, uri, entry.definition.mimeType), entry.definition);
-      if (contents.length === 0) throw resourceNotFound(uri);
+      if (contents.length === 0) throw new ResourceNotFoundError(uri);
       return { resultType: 'complete', contents, ...this.cacheHints(entry.cache) };
     },
   };
@@ -89,12 +89,4 @@ export class ResourcesMethods {
       cacheScope: own?.cacheScope ?? this.settings.cache.cacheScope,
     };
   }
-}
-
-/**
- * SEP-2164: a missing resource is -32602 with the URI in data, never empty contents. A resource the
- * caller may not see (`hideWhenDenied`) gets the same answer, on reads and completions.
- */
-export function resourceNotFound(uri: string): InvalidParamsError {
-  return new InvalidParamsError('Resource not found', { uri });
 }

@@ -58,6 +58,16 @@ export class InvalidParamsError extends McpError {
   }
 }
 
+/**
+ * SEP-2164: a resource that does not exist (or that the caller may not see) is -32602 with the URI in
+ * `data`, never empty contents. A resource handler may throw it too. @publicApi
+ */
+export class ResourceNotFoundError extends InvalidParamsError {
+  constructor(uri: string) {
+    super('Resource not found', { uri });
+  }
+}
+
 /** @publicApi */
 export class InternalError extends McpError {
   constructor(message = 'Internal error') {

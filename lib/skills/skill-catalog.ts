@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { readdir, readFile, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { lookup } from 'mime-types';
-import { InternalError, InvalidParamsError } from '../protocol/mcp.error.js';
+import { InternalError, ResourceNotFoundError } from '../protocol/mcp.error.js';
 import { DIRECTORY_MIME_TYPE } from '../protocol/protocol.constants.js';
 import type { JsonObject, ResourceContents, ResourceDescriptor } from '../protocol/wire.types.js';
 import { readFrontmatter, SKILL_MANIFEST as MANIFEST } from './skill-frontmatter.js';
@@ -128,7 +128,7 @@ export class SkillCatalog {
    */
   async read(uri: string): Promise<ResourceContents> {
     const entry = this.files.get(uri);
-    const notFound = () => new InvalidParamsError('Resource not found', { uri });
+    const notFound = () => new ResourceNotFoundError(uri);
     if (!entry) throw notFound();
     if (entry.bytes) return contentsOf(entry, entry.bytes);
     let bytes: Buffer;

@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { Injectable, Module } from '@nestjs/common';
-import { McpArg, McpModule, McpResource, McpResourceTemplate, ResourceContext, type McpResourceContext } from '../../lib/index.js';
+import { McpArg, McpModule, McpResource, McpResourceTemplate, ResourceContext, ResourceNotFoundError, type McpResourceContext } from '../../lib/index.js';
 
 export const FEATURES_BYTES = Buffer.from([0, 1, 2, 250, 251, 252, 253, 254, 255]);
 
@@ -61,6 +61,8 @@ export class FeaturesResources {
 
   @McpResourceTemplate({ uriTemplate: 'files://{+path}', name: 'file', description: 'A file path (reserved expansion)' })
   file(@McpArg('path') path: string) {
+    // A handler that looks the resource up answers a missing one as the module does.
+    if (path.startsWith('missing/')) throw new ResourceNotFoundError(`files://${path}`);
     return `file ${path}`;
   }
 
