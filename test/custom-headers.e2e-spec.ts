@@ -114,6 +114,20 @@ describe('x-mcp-header custom headers (SEP-2243)', () => {
     expect(await expectMismatch(started.url, args, HEADERS)).toContain('Mcp-Param-Dry-Run');
   });
 
+  it('a tool hidden from the caller answers as unknown whatever its headers; visible, they are checked', async () => {
+    const call = (headers: Record<string, string>) => callMcp(started.url, 'tools/call', { name: 'secret-route', arguments: { region: 'eu' } }, { headers });
+    const unknown = await callMcp(started.url, 'tools/call', { name: 'no-such-tool', arguments: { region: 'eu' } });
+    const hidden = await call({});
+    // Exactly what a name that does not exist gets: the missing Mcp-Param-Region does not give the tool away.
+    expect(hidden.status).toBe(unknown.status);
+    expect(hidden.body.error).toEqual({ ...unknown.body.error, message: 'Unknown tool: secret-route' });
+    const seen = await call({ 'x-role': 'admin' });
+    expect(seen.status).toBe(400);
+    assertErrorResponse(seen.body, -32020);
+    const served = await call({ 'x-role': 'admin', 'mcp-param-region': 'eu' });
+    expect(served.body.result.content).toEqual([{ type: 'text', text: 'routed to eu' }]);
+  });
+
   it('does not check Mcp-Param-* headers on other methods or tools', async () => {
     const list = await callMcp(started.url, 'tools/list', {}, { headers: { 'mcp-param-region': 'anything' } });
     expect(list.status).toBe(200);

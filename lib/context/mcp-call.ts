@@ -21,6 +21,8 @@ export interface McpCall {
   startTask?: () => never;
   /** The HTTP request when served over HTTP. */
   httpRequest?: unknown;
+  /** Checks a found tool's `Mcp-Param-*` headers (HTTP, 2026-07-28); see TransportFacts. */
+  checkParamHeaders?(args: unknown, mirrored: ReadonlyMap<string, string>): void;
   /** The 2025 session the request belongs to; absent for 2026-07-28 requests. */
   sessionId?: string;
 }

@@ -20,6 +20,11 @@ export type { OutboundMessage } from './call-era.js';
 export interface TransportFacts {
   /** Checks transport headers against the body (HTTP); runs after `_meta` parsing, before version checks. */
   validate?(request: JsonRpcRequest, meta: RequestMeta): void;
+  /**
+   * Checks a tool's `Mcp-Param-*` headers against the arguments they mirror (HTTP). Runs once the tool
+   * is found and visible to the caller: a tool its list hides cannot be told apart by them.
+   */
+  checkParamHeaders?(args: unknown, mirrored: ReadonlyMap<string, string>): void;
   httpRequest?: unknown;
   /**
    * Lets `notifications/cancelled` with this scope cancel the request (stdio: one peer per pipe; a
@@ -131,6 +136,7 @@ export class McpDispatcher {
       notify,
       progressSink: progressSinkFor(meta, notify),
       httpRequest: transport.httpRequest,
+      checkParamHeaders: transport.checkParamHeaders,
       sessionId: era.sessionId,
     };
     return era.rounds(route, call, (params) => withCallTimeout(this.timeoutOf(route), abort, () => route.serve(mcpCall, params)));

@@ -87,6 +87,8 @@ export class ToolsMethods {
   async call(call: McpCall, params: JsonObject): Promise<Result> {
     // Looked up first: whether the call runs now or as a task depends on the tool.
     const found = await this.pipeline.find(this.calls, call, params);
+    // Only now: a tool hidden from this caller answered as unknown before its headers could tell.
+    if (found.entry.headerParams) call.checkParamHeaders?.(params.arguments, found.entry.headerParams);
     const { task, taskStart } = found.entry;
     if (!task || !declaresTasks(call.meta.clientCapabilities)) {
       if (task === 'required') throw new MissingRequiredClientCapabilityError({ extensions: { [TASKS_EXTENSION]: {} } });

@@ -1,6 +1,15 @@
 import 'reflect-metadata';
-import { Injectable, Module } from '@nestjs/common';
-import { McpArg, McpModule, McpTool } from '../../lib/index.js';
+import { Injectable, Module, UseGuards, type CanActivate, type ExecutionContext } from '@nestjs/common';
+import type { IncomingMessage } from 'node:http';
+import { McpArg, McpExecutionContext, McpModule, McpTool } from '../../lib/index.js';
+
+/** Lets a caller with `x-role: admin` see and call the tool. */
+@Injectable()
+export class HeaderAdminGuard implements CanActivate {
+  canActivate(context: ExecutionContext): boolean {
+    return (McpExecutionContext.create(context).getHttpRequest() as IncomingMessage | undefined)?.headers['x-role'] === 'admin';
+  }
+}
 
 @Injectable()
 export class FeaturesHeaderTools {
@@ -16,9 +25,19 @@ export class FeaturesHeaderTools {
   }
 }
 
+/** A tool hidden from callers its guard denies, with a mirrored argument. */
+@Injectable()
+export class FeaturesHiddenHeaderTool {
+  @McpTool({ name: 'secret-route', description: 'Admins only', hideWhenDenied: true })
+  @UseGuards(HeaderAdminGuard)
+  secretRoute(@McpArg('region', { description: 'Target region', header: 'Region' }) region: string): string {
+    return `routed to ${region}`;
+  }
+}
+
 @Module({
   imports: [McpModule.forRoot({ name: 'features-headers', version: '1.0.0' })],
-  providers: [FeaturesHeaderTools],
+  providers: [FeaturesHeaderTools, FeaturesHiddenHeaderTool, HeaderAdminGuard],
 })
 export class FeaturesHeadersModule {}
 

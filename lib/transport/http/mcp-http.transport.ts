@@ -12,13 +12,11 @@ import { asMcpError } from '../../protocol/internal-error.js';
 import { classifyMessage, type ClientResponse, type IncomingJsonRpc } from '../../protocol/json-rpc-envelope.js';
 import type { JsonRpcMessage, JsonRpcRequest } from '../../protocol/wire.types.js';
 import { ResultPacing } from '../result-pacing.js';
-import type { RequestMeta } from '../../protocol/request-meta.js';
 import { writeJson, writeJsonRpcError } from './json-response.js';
 import { EVENT_STREAM_HEADERS, keepAlive, sseEvent } from './event-stream.js';
 import { OriginPolicy } from './origin.policy.js';
 import { headerValue, validateParamHeaders, validateStandardHeaders } from './request-headers.js';
 import { acceptOffers, originRefusal } from './request-body.js';
-import { McpRegistry } from '../../registry/mcp.registry.js';
 import { playgroundPath } from '../../playground/index.js';
 
 export type HttpRequest = IncomingMessage & { body?: unknown };
@@ -38,7 +36,6 @@ export class McpHttpTransport implements OnModuleDestroy {
   constructor(
     private readonly dispatcher: McpDispatcher,
     @Inject(MCP_SETTINGS) private readonly settings: McpSettings,
-    private readonly registry: McpRegistry,
     private readonly origins: OriginPolicy,
     private readonly eras: McpEras,
   ) {}
@@ -73,7 +70,8 @@ export class McpHttpTransport implements OnModuleDestroy {
       case 'request':
         if (this.draining) return this.refuseWhileDraining(res, incoming.request);
         return this.serve(incoming.request, req, res, {
-          validate: (body, meta) => this.validateHeaders(req, body, meta),
+          validate: (body, meta) => validateStandardHeaders(req.headers, body, meta),
+          checkParamHeaders: (args, mirrored) => validateParamHeaders(req.headers, args, mirrored),
           httpRequest: req,
         });
     }
@@ -190,13 +188,6 @@ export class McpHttpTransport implements OnModuleDestroy {
       return writeJsonRpcError(res, mcpError.httpStatus, mcpError);
     }
     writeStandaloneStream(res, this.eras.notifications(session));
-  }
-
-  private validateHeaders(req: HttpRequest, request: JsonRpcRequest, meta: RequestMeta): void {
-    validateStandardHeaders(req.headers, request, meta);
-    if (request.method !== 'tools/call') return;
-    const mirrored = this.registry.getTool(request.params?.name as string)?.headerParams;
-    if (mirrored) validateParamHeaders(req.headers, request.params?.arguments, mirrored);
   }
 
   private serve(request: JsonRpcRequest, req: HttpRequest, res: ServerResponse, facts: TransportFacts): void {
