@@ -35,8 +35,9 @@ export class InFlightRequests implements OnModuleInit {
 
   async onModuleInit(): Promise<void> {
     await this.bus.subscribe(CANCELS, (message) => {
-      if (!isPlainObject(message) || message.from === this.instance || typeof message.scope !== 'string' || !isPlainObject(message.params)) return;
-      this.cancelHere(message.params, message.scope, true);
+      if (!isPlainObject(message) || message.from === this.instance || typeof message.scope !== 'string') return;
+      const request = cancelledRequest(message.params);
+      if (request) this.cancelHere(request, message.scope, true);
     });
   }
 
@@ -58,23 +59,31 @@ export class InFlightRequests implements OnModuleInit {
    * Unknown or malformed ids are ignored, as the spec asks of notifications.
    */
   cancel(params: JsonObject | undefined, scope: string): void {
-    if (params === undefined || this.cancelHere(params, scope, false)) return;
-    const requestId = params.requestId;
-    if (typeof requestId !== 'string' && typeof requestId !== 'number') return;
-    const reason = typeof params.reason === 'string' ? params.reason : undefined;
-    publishIfPossible(this.bus, CANCELS, { from: this.instance, scope, params: { requestId, ...(reason !== undefined ? { reason } : {}) } });
+    const request = cancelledRequest(params);
+    if (!request || this.cancelHere(request, scope, false)) return;
+    publishIfPossible(this.bus, CANCELS, { from: this.instance, scope, params: request });
   }
 
   /** Cancels the matching calls of this instance; true when there were some. */
-  private cancelHere(params: JsonObject, scope: string, fromElsewhere: boolean): boolean {
-    const requestId = params.requestId;
-    if (typeof requestId !== 'string' && typeof requestId !== 'number') return false;
-    const tracked = this.calls.get(scopedRequestKey(scope, requestId));
+  private cancelHere(request: CancelledRequest, scope: string, fromElsewhere: boolean): boolean {
+    const tracked = this.calls.get(scopedRequestKey(scope, request.requestId));
     if (!tracked || (fromElsewhere && !tracked.shared)) return false;
-    const reason = typeof params.reason === 'string' ? params.reason : 'Cancelled by the client';
-    for (const call of tracked.calls) call.cancel(new Error(reason));
+    for (const call of tracked.calls) call.cancel(new Error(request.reason ?? 'Cancelled by the client'));
     return true;
   }
+}
+
+type CancelledRequest = {
+  requestId: RequestId;
+  reason?: string;
+};
+
+/** The request id and reason of `notifications/cancelled` params (from the client or the bus); undefined without a valid id. */
+function cancelledRequest(params: unknown): CancelledRequest | undefined {
+  if (!isPlainObject(params)) return undefined;
+  const { requestId, reason } = params;
+  if (typeof requestId !== 'string' && typeof requestId !== 'number') return undefined;
+  return { requestId, ...(typeof reason === 'string' ? { reason } : {}) };
 }
 
 /**
