@@ -211,7 +211,7 @@ async function bootAndCall(dir, kind, { entry = 'dist/main.js', env = {}, tool =
   }
 }
 
-// ------------------------------------------------------------------ a fresh `nest new` app and the README
+// ------------------------------------------------------------------ fresh scaffolds and the docs' blocks
 const TESTING_GUIDE = 'docs/guide/testing.md';
 
 /** The code blocks of a documentation page marked `<!-- MARKER: PATH -->`, by that path. */
@@ -284,8 +284,8 @@ async function serveTarball(tarball) {
 
 /**
  * Scaffolds an app with the Nest CLI (the repository's pinned one, as `npx @nestjs/cli new` would),
- * installs the tarball, copies the README's testing example into it verbatim, type-checks it and runs
- * `vitest run` as the scaffold's `npm test` does; then the same spec under jest with the README's jest
+ * installs the tarball, copies the testing guide's example into it verbatim, type-checks it and runs
+ * `vitest run` as the scaffold's `npm test` does; then the same spec under jest with the guide's jest
  * configuration (ESM mode), the jest packages added as a jest user has them.
  */
 function freshNestApp(tarball) {
