@@ -20,7 +20,7 @@ async function bootstrap(): Promise<void> {
   const address = app.getHttpServer().address();
   const actualPort = typeof address === 'object' && address ? address.port : port;
   new Logger('Sample').log(`MCP endpoint: http://${host}:${actualPort}${endpoint}`);
-  // Served unless NODE_ENV=production; MOCAPI_PLAYGROUND=true|false forces it (see the README's Playground).
+  // Served unless NODE_ENV=production; MOCAPI_PLAYGROUND=true|false forces it (see docs/guide/playground.md).
   const playground = config.get<string>('MOCAPI_PLAYGROUND');
   if (playground !== undefined ? playground === 'true' : config.get('NODE_ENV') !== 'production') {
     new Logger('Sample').log(`Playground: http://${host}:${actualPort}${endpoint.replace(/\/$/, '')}/playground`);

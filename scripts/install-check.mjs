@@ -9,14 +9,20 @@
 //   3. the same two apps installed from a git URL (`git+file://` of this checkout's HEAD), which makes
 //      npm run the package's `prepare` build, as `npm install github:owner/repo` does;
 //   4. a fresh app scaffolded by the Nest CLI (`nest new`: ESM, vitest) installs the tarball, takes the
-//      README's "Testing your tools" example verbatim, and passes it under vitest, then under jest.
+//      "Testing your tools" example of docs/guide/testing.md verbatim, and passes it under vitest, then jest;
+//   5. a CommonJS app scaffolded as docs/guide/install.md says (the Nest schematic with `--type=cjs`)
+//      installs the tarball with the peers the README's install line names, takes the README's tool and
+//      module and the guide's Fastify main.ts verbatim (`<!-- install-check: PATH -->` blocks), compiles
+//      with `nest build`, boots and answers a tools/call;
+//   6. the tarball installed from an http:// URL, as a release asset is (a loopback server stands in for
+//      GitHub); each install says how long it took.
 //
 //   npm run test:install            node scripts/install-check.mjs [--skip-git] [--skip-fresh-app]
 //
 // The last line is `install-check: N passed, M failed`; the exit code is 0 only when all passed.
 
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -25,6 +31,7 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const TSC = path.join(ROOT, 'node_modules/typescript/bin/tsc');
 const manifest = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
 const NEST_CLI = path.join(ROOT, 'node_modules/@nestjs/cli/bin/nest.js');
+const SCHEMATICS = path.join(ROOT, 'node_modules/@angular-devkit/schematics-cli/bin/schematics.js');
 const skipGit = process.argv.includes('--skip-git');
 const skipFreshApp = process.argv.includes('--skip-fresh-app');
 
@@ -144,8 +151,10 @@ function writeApp(dir, kind, dependency) {
   writeFileSync(path.join(dir, 'src/kit.ts'), KIT_SOURCE);
 }
 
-function install(dir, fromTarball) {
+function install(dir, fromTarball, label) {
+  const started = Date.now();
   const { output } = run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund'], dir);
+  console.log(`     npm install from the ${label} took ${((Date.now() - started) / 1000).toFixed(1)} s`);
   const lines = output.split('\n');
   const badEngine = lines.filter((line) => line.includes('EBADENGINE'));
   if (badEngine.length > 0) throw new Error(`npm install warned about engines:\n${badEngine.slice(0, 6).join('\n')}`);
@@ -156,8 +165,8 @@ function install(dir, fromTarball) {
 }
 
 /** Boots the compiled app, calls `add` over HTTP, stops the app. */
-async function bootAndCall(dir, kind) {
-  const child = spawn(process.execPath, ['dist/main.js'], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
+async function bootAndCall(dir, kind, { entry = 'dist/main.js', env = {}, tool = 'add', args = { a: 2, b: 40 }, expect = `sum=42 (${kind === 'esm' ? 'esm' : 'commonjs'})`, playground = true } = {}) {
+  const child = spawn(process.execPath, [entry], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
   let output = '';
   child.stdout.on('data', (chunk) => (output += chunk));
   child.stderr.on('data', (chunk) => (output += chunk));
@@ -165,7 +174,7 @@ async function bootAndCall(dir, kind) {
     const url = await new Promise((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error(`the app did not start within 20 s:\n${output}`)), 20_000);
       child.stdout.on('data', () => {
-        const match = /listening (http:\/\/\S+)/.exec(output);
+        const match = /(?:listening|MCP endpoint:) (http:\/\/\S+?)(?:\/mcp)?\s/.exec(output);
         if (match) { clearTimeout(timer); resolve(match[1].replace('[::1]', '127.0.0.1')); }
       });
       child.on('exit', (code) => { clearTimeout(timer); reject(new Error(`the app exited with ${code}:\n${output}`)); });
@@ -177,23 +186,23 @@ async function bootAndCall(dir, kind) {
         accept: 'application/json, text/event-stream',
         'mcp-protocol-version': '2026-07-28',
         'mcp-method': 'tools/call',
-        'mcp-name': 'add',
+        'mcp-name': tool,
       },
       body: JSON.stringify({
         jsonrpc: '2.0', id: 1, method: 'tools/call',
         params: {
-          name: 'add', arguments: { a: 2, b: 40 },
+          name: tool, arguments: args,
           _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} },
         },
       }),
     });
     const body = await response.json();
     const text = body?.result?.content?.[0]?.text;
-    if (response.status !== 200 || text !== `sum=42 (${kind === 'esm' ? 'esm' : 'commonjs'})`) {
+    if (response.status !== 200 || text !== expect) {
       throw new Error(`unexpected answer ${response.status}: ${JSON.stringify(body)}`);
     }
     // The playground's files ship in dist/lib too (NODE_ENV is not production here).
-    for (const file of ['', '/playground.js', '/playground.css']) {
+    for (const file of playground ? ['', '/playground.js', '/playground.css'] : []) {
       const asset = await fetch(`${url}/mcp/playground${file}`);
       if (asset.status !== 200 || (await asset.text()).length === 0) throw new Error(`the playground${file} answered ${asset.status}`);
     }
@@ -202,28 +211,81 @@ async function bootAndCall(dir, kind) {
   }
 }
 
-// ------------------------------------------------------------------ a fresh `nest new` app and the README
-/** The code blocks of README.md marked `<!-- testing-example: PATH -->`, by that path. */
-function readmeTestingExamples() {
-  const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
-  const examples = new Map();
-  for (const match of readme.matchAll(/<!-- testing-example: (\S+) -->\r?\n```\w*\r?\n([\s\S]*?)\r?\n```/g)) examples.set(match[1], `${match[2]}\n`);
-  if (examples.size < 2) throw new Error('README.md has no marked testing example (<!-- testing-example: PATH --> before a code block)');
-  return examples;
+// ------------------------------------------------------------------ fresh scaffolds and the docs' blocks
+const TESTING_GUIDE = 'docs/guide/testing.md';
+
+/** The code blocks of a documentation page marked `<!-- MARKER: PATH -->`, by that path. */
+function markedBlocks(page, marker, atLeast) {
+  const text = readFileSync(path.join(ROOT, page), 'utf8');
+  const blocks = new Map();
+  for (const match of text.matchAll(new RegExp(`<!-- ${marker}: (\\S+) -->\\r?\\n\`\`\`\\w*\\r?\\n([\\s\\S]*?)\\r?\\n\`\`\``, 'g'))) blocks.set(match[1], `${match[2]}\n`);
+  if (blocks.size < atLeast) throw new Error(`${page} has fewer than ${atLeast} blocks marked <!-- ${marker}: PATH -->`);
+  return blocks;
 }
 
-/** The jest configuration the README gives (its ```json block that starts with "jest"). */
+/** The testing guide's example, marked `<!-- testing-example: PATH -->`, by that path. */
+function readmeTestingExamples() {
+  return markedBlocks(TESTING_GUIDE, 'testing-example', 2);
+}
+
+/** The jest configuration the testing guide gives (its ```json block that starts with "jest"). */
 function readmeJestConfig() {
-  const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
-  const block = /```json\r?\n("jest": \{[\s\S]*?\r?\n\})\r?\n```/.exec(readme);
-  if (!block) throw new Error('README.md has no jest configuration block');
+  const guide = readFileSync(path.join(ROOT, TESTING_GUIDE), 'utf8');
+  const block = /```json\r?\n("jest": \{[\s\S]*?\r?\n\})\r?\n```/.exec(guide);
+  if (!block) throw new Error(`${TESTING_GUIDE} has no jest configuration block`);
   return JSON.parse(`{${block[1]}}`).jest;
+}
+
+/** The peers the README's install line names (the words after the tarball URL). */
+function readmePeers() {
+  const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+  const line = /npm install https:\/\/\S+\.tgz \\\r?\n\s+([^\n]+)/.exec(readme);
+  if (!line) throw new Error('README.md has no install line with a release tarball and peers');
+  return line[1].trim().split(/\s+/);
+}
+
+/**
+ * The CommonJS recipe of docs/guide/install.md: the Nest application schematic with `--type=cjs` (the
+ * repository's own schematics, as `npx -p @angular-devkit/schematics-cli -p @nestjs/schematics` runs them),
+ * the tarball and the README's peers, the README's tool and module and the guide's Fastify main.ts.
+ */
+async function commonJsRecipe(tarball) {
+  const dir = path.join(work, 'cjs-recipe');
+  run(process.execPath, [SCHEMATICS, '@nestjs/schematics:application', '--name=cjs-recipe', '--type=cjs', '--no-interactive'], work);
+  const scaffold = JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8'));
+  if (scaffold.type !== undefined && scaffold.type !== 'commonjs') throw new Error(`the cjs schematic scaffolded "type": "${scaffold.type}"`);
+  run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund'], dir);
+  run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', `nest-mcp@file:${tarball}`, ...readmePeers(), `@nestjs/platform-fastify@${manifest.devDependencies['@nestjs/platform-fastify']}`], dir);
+  const declared = JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')).dependencies;
+  for (const peer of ['@nestjs/config', 'class-validator', 'class-transformer', '@opentelemetry/api']) {
+    if (!declared[peer]) throw new Error(`the install line did not declare ${peer}`);
+  }
+  const files = new Map([...markedBlocks('README.md', 'install-check', 2), ...markedBlocks('docs/guide/install.md', 'install-check', 1)]);
+  for (const [file, source] of files) writeFileSync(path.join(dir, file), source);
+  run(process.execPath, ['node_modules/@nestjs/cli/bin/nest.js', 'build'], dir);
+  const main = ['dist/main.js', 'dist/src/main.js'].find((file) => existsSync(path.join(dir, file)));
+  if (!main) throw new Error('nest build wrote no dist/main.js');
+  await bootAndCall(dir, 'commonjs', { entry: main, env: { PORT: '0' }, tool: 'hello', args: { name: 'Ada' }, expect: 'Hello, Ada!', playground: false });
+}
+
+/** Serves the tarball on a loopback port from a child process (npm install blocks this one), as a release URL. */
+async function serveTarball(tarball) {
+  const server = spawn(process.execPath, ['-e', `
+    const { createServer } = require('node:http'); const { readFileSync } = require('node:fs');
+    const body = readFileSync(${JSON.stringify(tarball)});
+    createServer((req, res) => { res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': body.length }); res.end(body); })
+      .listen(0, '127.0.0.1', function () { console.log('port ' + this.address().port); });`], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const port = await new Promise((resolve, reject) => {
+    server.stdout.on('data', (chunk) => { const match = /port (\d+)/.exec(String(chunk)); if (match) resolve(match[1]); });
+    server.on('exit', (code) => reject(new Error(`the tarball server exited with ${code}`)));
+  });
+  return { url: `http://127.0.0.1:${port}/${path.basename(tarball)}`, stop: () => server.kill('SIGTERM') };
 }
 
 /**
  * Scaffolds an app with the Nest CLI (the repository's pinned one, as `npx @nestjs/cli new` would),
- * installs the tarball, copies the README's testing example into it verbatim, type-checks it and runs
- * `vitest run` as the scaffold's `npm test` does; then the same spec under jest with the README's jest
+ * installs the tarball, copies the testing guide's example into it verbatim, type-checks it and runs
+ * `vitest run` as the scaffold's `npm test` does; then the same spec under jest with the guide's jest
  * configuration (ESM mode), the jest packages added as a jest user has them.
  */
 function freshNestApp(tarball) {
@@ -261,21 +323,24 @@ function callThroughKit(dir, kind) {
 async function main() {
   let tarball;
   await check('npm pack carries dist/lib, LICENSE, self-contained source maps and no scripts', () => { tarball = pack(); });
-  const sources = tarball ? [['tarball', `file:${tarball}`]] : [];
+  const served = tarball ? await serveTarball(tarball) : undefined;
+  const sources = tarball ? [['tarball', `file:${tarball}`], ['release URL', served.url]] : [];
   if (!skipGit) sources.push(['git URL', `git+file://${ROOT}`]);
   for (const [label, dependency] of sources) {
     for (const kind of ['esm', 'commonjs']) {
       const dir = path.join(work, `${label.replace(/\W/g, '-')}-${kind}`);
       await check(`${kind} app, installed from the ${label}: types compile, boots, answers tools/call, serves the playground, and nest-mcp/testing calls it`, async () => {
         writeApp(dir, kind, dependency);
-        install(dir, label === 'tarball');
+        install(dir, label !== 'git URL', label);
         await bootAndCall(dir, kind);
         callThroughKit(dir, kind);
       });
     }
   }
+  served?.stop();
   if (tarball && !skipFreshApp) {
-    await check("a fresh `nest new` app (ESM, vitest) with the tarball runs the README's testing example under vitest and jest", () => freshNestApp(tarball));
+    await check("a fresh `nest new` app (ESM, vitest) with the tarball runs the testing guide's example under vitest and jest", () => freshNestApp(tarball));
+    await check("the CommonJS recipe: a cjs scaffold with the tarball and the README's peers builds the README's tool with the Fastify main.ts, boots and answers", () => commonJsRecipe(tarball));
   }
   rmSync(work, { recursive: true, force: true });
   const failed = results.filter((result) => !result.ok).length;

@@ -124,7 +124,7 @@ describe('hostile input to handlers over real HTTP (e2e)', () => {
     });
   });
 
-  // -32602 with HTTP 200, as every invalid-params answer but a malformed _meta (see the README's table).
+  // -32602 with HTTP 200, as every invalid-params answer but a malformed _meta (see the table of docs/reference/errors.md).
   describe('hole 4: prototype keys inside DTO arguments are invalid params, not server errors', () => {
     const shipments: Array<[string, Json]> = [
       ['constructor at the top', { recipient: 'Ada', constructor: { name: 'x' } }],

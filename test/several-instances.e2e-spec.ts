@@ -15,7 +15,7 @@ import { StreamText, until, within } from './support/waiting.js';
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 /** The sample plus two probes, on the built library (`npm ci` builds dist/; `npm run build` after a change). */
 const FIXTURE = 'test/src/bus-instance.fixture.mjs';
-/** The README's compose example's nginx file: round-robin, no hash, no sticky cookie. */
+/** The compose example's nginx file (docs/operations/several-instances.md): round-robin, no hash, no sticky cookie. */
 const NGINX_SITE = fileURLToPath(new URL('../examples/several-instances/nginx.conf', import.meta.url));
 const redisServer = findBinary('redis-server');
 const nginx = findBinary('nginx');

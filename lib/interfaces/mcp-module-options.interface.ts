@@ -66,7 +66,7 @@ export interface McpModuleOptions {
     secret?: string;
     /**
      * Base64 256-bit keys that sealed before `secret`: what they sealed still opens, nothing new is
-     * sealed with them. For rotating the key without dropping rounds or sessions (README, Production);
+     * sealed with them. For rotating the key without dropping rounds or sessions (docs/operations/secret-rotation.md);
      * needs `secret`. Config: `mocapi.mrtr.previous-secrets` (comma-separated). Default: none.
      */
     previousSecrets?: string[];

@@ -89,7 +89,7 @@ async function startService(name: string, binary: string, args: string[], port: 
   throw new Error(`${name} did not start:\n${logs}`);
 }
 
-/** The settings the README documents for running nest-mcp behind nginx. */
+/** The settings docs/operations/ documents for running nest-mcp behind nginx. */
 function nginxConfig(dir: string, port: number, upstreams: number[], balance?: string): string {
   const asRoot = typeof process.getuid === 'function' && process.getuid() === 0;
   return `# written by test/support/local-services.ts
