@@ -10,25 +10,14 @@ import { HttpAppModule } from '../sample/http-app.module.js';
 import { ForecastTools } from '../sample/apps/forecast.tools.js';
 import { BillingService } from '../sample/tools/billing.service.js';
 import { describeWithChromium, launchChromium, type HeadlessBrowser } from './support/browser.js';
+import { askUpgradePlan, finished, open, openPlayground, question, switchEra, upgradePlan, type OpenPlayground } from './support/playground-page.js';
+import { writeScreenshotIfChanged } from './support/screenshot.js';
 import { callMcp, startApp, type StartedApp } from './support/mcp-http.js';
 import { PATIENCE_MS } from './support/waiting.js';
 
 // The page as a person uses it: a real headless Chromium on the sample's playground. Every wait is
-// for something the page shows (no timed assertions). UPDATE_SCREENSHOT=1 rewrites docs/playground.png.
+// for something the page shows (no timed assertions). The screenshot of the docs is taken here too.
 const SCREENSHOT = 'docs/playground.png';
-
-/** Clicks an entry of a list tab (tools, prompts, resources, templates). */
-async function open(page: Page, tab: string, name: string): Promise<void> {
-  await page.click(`[role="tab"][data-tab="${tab}"]`);
-  await page.click(`#list-${tab} button[data-name="${name}"]`);
-  await page.waitForSelector(`#detail[data-showing^="${tab === 'templates' ? 'template' : tab.replace(/s$/, '')}:"]`);
-}
-
-/** Waits for the run in the detail panel to end, and returns its state and text. */
-async function finished(page: Page): Promise<{ state: string; text: string }> {
-  await page.waitForSelector('#detail .run:not([data-state="running"])');
-  return page.$eval('#detail .run', (run) => ({ state: (run as HTMLElement).dataset.state!, text: (run as HTMLElement).innerText }));
-}
 
 /** Calls a tool with one argument typed in; once the run is done, its app's frame in the result. */
 async function callToolWithApp(page: Page, tool: string, argument: string, value: string): Promise<{ frame: Frame; sandbox: string | null }> {
@@ -40,34 +29,26 @@ async function callToolWithApp(page: Page, tool: string, argument: string, value
   return { frame: (await handle.contentFrame())!, sandbox: await handle.evaluate((frame) => frame.getAttribute('sandbox')) };
 }
 
-/** Waits for the elicitation form asking `message`. */
-function question(page: Page, message: string) {
-  return page.waitForSelector(`#detail .elicitation[aria-label="${message}"]`);
-}
-
 describeWithChromium('the playground in a real browser (sample app)', () => {
+  let playground: OpenPlayground;
   let started: StartedApp;
   let chromium: HeadlessBrowser;
   let page: Page;
   const pageErrors: string[] = [];
 
   beforeAll(async () => {
-    started = await startApp([HttpAppModule]);
-    chromium = await launchChromium();
-    page = await chromium.browser.newPage();
-    // CSP violations and script errors would show here.
-    page.on('pageerror', (error) => pageErrors.push(String(error)));
-    page.on('console', (message) => {
-      if (message.type() === 'error') pageErrors.push(message.text());
+    playground = await openPlayground([HttpAppModule], (opened) => {
+      // CSP violations and script errors would show here.
+      opened.on('pageerror', (error) => pageErrors.push(String(error)));
+      opened.on('console', (message) => {
+        if (message.type() === 'error') pageErrors.push(message.text());
+      });
     });
-    await page.setViewport({ width: 1280, height: 900 });
-    await page.goto(`${started.url}/playground`);
-    await page.waitForSelector('body[data-ready="true"]');
+    ({ started, chromium, page } = playground);
   }, 60_000);
 
   afterAll(async () => {
-    await chromium?.close();
-    await started?.app.close();
+    await playground?.close();
   });
 
   it('discovers the server and lists its tools, prompts, resources and templates', async () => {
@@ -107,20 +88,7 @@ describeWithChromium('the playground in a real browser (sample app)', () => {
   it('completes upgrade-plan by filling two forms, round after round', async () => {
     const billing = started.app.get(BillingService);
     const chargesBefore = billing.charges.length;
-    await open(page, 'tools', 'upgrade-plan');
-    await page.type('#detail input[name="userId"]', 'user-7');
-    await page.click('#detail form button[type="submit"]');
-    await question(page, 'Pick a plan');
-    await page.select('#detail .elicitation select[name="plan"]', 'team');
-    if (process.env.UPDATE_SCREENSHOT === '1') {
-      mkdirSync('docs', { recursive: true });
-      await page.screenshot({ path: SCREENSHOT, fullPage: true });
-    }
-    await page.click('#detail .elicitation button[data-action="accept"]');
-    await question(page, 'Confirm upgrade to team?');
-    await page.click('#detail .elicitation input[name="confirmed"]');
-    await page.click('#detail .elicitation button[data-action="accept"]');
-    const run = await finished(page);
+    const run = await upgradePlan(page, 'user-7', 'team');
     expect(run.state).toBe('done');
     expect(run.text).toContain('done after 3 rounds');
     expect(await page.$eval('#detail .result .structured', (node) => (node as HTMLElement).innerText)).toMatch(/upgraded: true[\s\S]*plan: "team"/);
@@ -212,20 +180,10 @@ describeWithChromium('the playground in a real browser (sample app)', () => {
   });
 
   it('completes the same elicitation tool over a 2025-11-25 session: initialize, Mcp-Session-Id, answers POSTed to the stream\'s requests', async () => {
-    await page.select('#era', 'legacy');
-    await page.waitForSelector('body[data-ready="true"][data-era="legacy"]');
+    await switchEra(page, 'legacy');
     const billing = started.app.get(BillingService);
     const chargesBefore = billing.charges.length;
-    await open(page, 'tools', 'upgrade-plan');
-    await page.type('#detail input[name="userId"]', 'user-8');
-    await page.click('#detail form button[type="submit"]');
-    await question(page, 'Pick a plan');
-    await page.select('#detail .elicitation select[name="plan"]', 'pro');
-    await page.click('#detail .elicitation button[data-action="accept"]');
-    await question(page, 'Confirm upgrade to pro?');
-    await page.click('#detail .elicitation input[name="confirmed"]');
-    await page.click('#detail .elicitation button[data-action="accept"]');
-    const run = await finished(page);
+    const run = await upgradePlan(page, 'user-8', 'pro');
     expect(run.state).toBe('done');
     expect(await page.$eval('#detail .result .structured', (node) => (node as HTMLElement).innerText)).toMatch(/upgraded: true[\s\S]*plan: "pro"/);
     expect(billing.charges.slice(chargesBefore)).toEqual([{ userId: 'user-8', plan: 'pro' }]);
@@ -240,8 +198,7 @@ describeWithChromium('the playground in a real browser (sample app)', () => {
     expect(call[0].text).not.toContain('io.modelcontextprotocol/protocolVersion');
     expect(call[0].text.match(/"method": "elicitation\/create"/g)).toHaveLength(2);
     expect(entries.filter(({ summary }) => / response to elicitation\/create · HTTP 202 · accepted/.test(summary))).toHaveLength(2);
-    await page.select('#era', 'modern');
-    await page.waitForSelector('body[data-ready="true"][data-era="modern"]');
+    await switchEra(page, 'modern');
   });
 
   it('clears the detail panel on another tab, searches the list, shows the full description of the chosen tool, fits the token placeholder', async () => {
@@ -361,6 +318,26 @@ describeWithChromium('the playground in a real browser (sample app)', () => {
     expect(sent.filter((body) => body.includes('"Grace"'))).toHaveLength(1);
     expect(sent.filter((body) => body.includes('Mallory'))).toEqual([]);
     await page.evaluate(() => document.querySelector('iframe[name="rogue"]')!.remove());
+  });
+
+  it('takes the screenshot of the docs in a known state, and rewrites docs/playground.png only when it changed', async () => {
+    const fresh = await chromium.browser.newPage();
+    try {
+      await fresh.setViewport({ width: 1280, height: 860 });
+      await fresh.goto(`${started.url}/playground`);
+      await fresh.waitForSelector('body[data-ready="true"]');
+      await askUpgradePlan(fresh, 'user-7', 'team');
+      await fresh.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+      const png = await fresh.screenshot({ type: 'png' });
+      mkdirSync('docs', { recursive: true });
+      await writeScreenshotIfChanged(chromium.browser, SCREENSHOT, png);
+      // Whether it was rewritten or not, the file now shows this state: a second look finds nothing to write.
+      const again = await writeScreenshotIfChanged(chromium.browser, SCREENSHOT, png);
+      expect(again.written).toBe(false);
+      expect(again.differing).toBeLessThan(0.005);
+    } finally {
+      await fresh.close();
+    }
   });
 
   it('keeps the raw JSON-RPC exchange of each call in the log, with the stream and timings', async () => {

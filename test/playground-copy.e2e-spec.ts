@@ -10,20 +10,19 @@ import { promisify } from 'node:util';
 import type { Page } from 'puppeteer-core';
 import { HttpAppModule } from '../sample/http-app.module.js';
 import { BillingService } from '../sample/tools/billing.service.js';
-import { describeWithChromium, launchChromium, type HeadlessBrowser } from './support/browser.js';
+import { describeWithChromium } from './support/browser.js';
 import { findBinary } from './support/local-services.js';
-import { startApp, type StartedApp } from './support/mcp-http.js';
+import type { StartedApp } from './support/mcp-http.js';
+import { finished, open, openPlayground, switchEra, upgradePlan, type OpenPlayground } from './support/playground-page.js';
 
 const run = promisify(execFile);
 
 /** Opens a tool, types its arguments into the form, calls it and waits for the run to end. */
 async function callTool(page: Page, tool: string, args: Record<string, string>): Promise<string> {
-  await page.click(`#list-tools button[data-name="${tool}"]`);
-  await page.waitForSelector(`#detail[data-showing="tool:${tool}"]`);
+  await open(page, 'tools', tool);
   for (const [name, value] of Object.entries(args)) await page.type(`#detail input[name="${name}"]`, value);
   await page.click('#detail form button[type="submit"]');
-  await page.waitForSelector('#detail .run:not([data-state="running"])');
-  return page.$eval('#detail .run', (node) => (node as HTMLElement).dataset.state!);
+  return (await finished(page)).state;
 }
 
 /** Clicks a "copy as" button and returns the snippet the page shows (and puts on the clipboard). */
@@ -41,23 +40,19 @@ function messagesOf(output: string): Array<Record<string, any>> {
 }
 
 describeWithChromium('the playground copies the current call as code that runs', () => {
+  let playground: OpenPlayground;
   let started: StartedApp;
-  let chromium: HeadlessBrowser;
   let page: Page;
   // Inside the repository, so the snippets resolve its node_modules (nest-mcp, the official client, jest).
   const scratch = mkdtempSync(join(process.cwd(), 'playground-snippets-'));
 
   beforeAll(async () => {
-    started = await startApp([HttpAppModule]);
-    chromium = await launchChromium();
-    page = await chromium.browser.newPage();
-    await page.goto(`${started.url}/playground`);
-    await page.waitForSelector('body[data-ready="true"]');
+    playground = await openPlayground([HttpAppModule]);
+    ({ started, page } = playground);
   }, 60_000);
 
   afterAll(async () => {
-    await chromium?.close();
-    await started?.app.close();
+    await playground?.close();
     rmSync(scratch, { recursive: true, force: true });
   });
 
@@ -95,19 +90,8 @@ describeWithChromium('the playground copies the current call as code that runs',
 
   it('copies calls as nest-mcp/testing tests that jest runs: hello, and upgrade-plan over a 2025 session with the answers given', async () => {
     writeFileSync(join(scratch, 'hello.e2e-spec.ts'), await copy(page, 'test'));
-    await page.select('#era', 'legacy');
-    await page.waitForSelector('body[data-ready="true"][data-era="legacy"]');
-    await page.click('#list-tools button[data-name="upgrade-plan"]');
-    await page.waitForSelector('#detail[data-showing="tool:upgrade-plan"]');
-    await page.type('#detail input[name="userId"]', 'user-9');
-    await page.click('#detail form button[type="submit"]');
-    await page.waitForSelector('#detail .elicitation[aria-label="Pick a plan"]');
-    await page.select('#detail .elicitation select[name="plan"]', 'pro');
-    await page.click('#detail .elicitation button[data-action="accept"]');
-    await page.waitForSelector('#detail .elicitation[aria-label="Confirm upgrade to pro?"]');
-    await page.click('#detail .elicitation input[name="confirmed"]');
-    await page.click('#detail .elicitation button[data-action="accept"]');
-    await page.waitForSelector('#detail .run:not([data-state="running"])');
+    await switchEra(page, 'legacy');
+    expect((await upgradePlan(page, 'user-9', 'pro')).state).toBe('done');
     const upgrade = await copy(page, 'test');
     expect(upgrade).toContain("McpTest.createClient(AppModule, { era: 'legacy' })");
     expect(upgrade).toContain('answer: [{"action":"accept","content":{"plan":"pro"}},{"action":"accept","content":{"confirmed":true}}]');
