@@ -134,6 +134,8 @@ async function rpc(method, params = {}, { signal, progressToken, onNotification,
       else if (text) log.received(text);
     }
     if (response.status === 401) showConnectionError('The server asks for a bearer token (HTTP 401): enter it above.');
+    // A 2025 session the server no longer knows (restarted, expired): the next call opens a new one.
+    if (response.status === 404 && era === 'legacy' && headers['Mcp-Session-Id']) sessionId = undefined;
     if (!final) throw new Error(`HTTP ${response.status}: no JSON-RPC response`);
     log.done(final.error ? `error ${final.error.code}` : final.result?.resultType ?? 'ok');
     final.httpStatus = response.status;
