@@ -523,9 +523,13 @@ async function run(container, method, params, render, headers = {}) {
         controller.abort();
       };
       const onRequest = (request) => {
+        const reply = (answered) => postInSession({ jsonrpc: '2.0', id: request.id, ...answered }, `response to ${request.method}`);
+        // Only form elicitation is declared in the session's capabilities; a ping is answered, the rest refused.
+        if (request.method === 'ping') return void reply({ result: {} }).catch(() => undefined);
+        if (request.method !== 'elicitation/create') return void reply({ error: { code: -32601, message: `${request.method} is not supported by the playground` } }).catch(() => undefined);
         status.textContent = `the server asks (${request.method}) on the stream`;
         void ask(request)
-          .then((response) => postInSession({ jsonrpc: '2.0', id: request.id, result: response }, `response to ${request.method}`))
+          .then((response) => reply({ result: response }))
           .catch(() => undefined);
       };
       const reply = await rpc(method, params, { id, signal: controller.signal, progressToken, onNotification, onRequest });
