@@ -201,6 +201,27 @@ describeWithChromium('the playground in a real browser (sample app)', () => {
     await switchEra(page, 'modern');
   });
 
+  it('cancels a 2025 call mid-stream with notifications/cancelled (closing a 2025 stream alone cancels nothing)', async () => {
+    await switchEra(page, 'legacy');
+    await open(page, 'tools', 'quarterly-report');
+    await page.type('#detail input[name="pages"]', '20');
+    await page.click('#detail form button[type="submit"]');
+    // No task in a 2025 session: the question comes on the call's stream, the progress too.
+    await question(page, 'Build a 20-page report? It takes about 20 seconds.');
+    await page.click('#detail .elicitation input[name="confirmed"]');
+    await page.click('#detail .elicitation button[data-action="accept"]');
+    await page.waitForFunction(() => document.querySelector('#detail .progress-count')?.textContent === '1/20', { timeout: PATIENCE_MS });
+    expect(await page.$eval('#detail .run', (run) => (run as HTMLElement).dataset.task ?? 'no task')).toBe('no task');
+    await page.click('#detail .run button.cancel');
+    expect((await finished(page)).state).toBe('cancelled');
+    await page.waitForFunction(() => [...document.querySelectorAll('#log-entries summary')].some((node) => /^notifications\/cancelled · HTTP 202 · accepted/.test(node.textContent ?? '')));
+    const entries = await page.$$eval('#log-entries .log-entry', (nodes) => nodes.map((node) => ({ summary: node.querySelector('summary')!.textContent!, sent: node.querySelector('pre')!.textContent! })));
+    const call = entries.find(({ summary }) => / tools\/call quarterly-report · HTTP 200 · cancelled/.test(summary))!;
+    const cancelled = JSON.parse(entries.find(({ summary }) => summary.startsWith('notifications/cancelled'))!.sent);
+    expect(cancelled.params.requestId).toBe(JSON.parse(call.sent).id);
+    await switchEra(page, 'modern');
+  });
+
   it('clears the detail panel on another tab, searches the list, shows the full description of the chosen tool, fits the token placeholder', async () => {
     await open(page, 'tools', 'quarterly-report');
     await page.click('[role="tab"][data-tab="prompts"]');
