@@ -10,25 +10,14 @@ import { HttpAppModule } from '../sample/http-app.module.js';
 import { ForecastTools } from '../sample/apps/forecast.tools.js';
 import { BillingService } from '../sample/tools/billing.service.js';
 import { describeWithChromium, launchChromium, type HeadlessBrowser } from './support/browser.js';
-import { startApp, type StartedApp } from './support/mcp-http.js';
+import { askUpgradePlan, finished, open, openPlayground, question, switchEra, upgradePlan, type OpenPlayground } from './support/playground-page.js';
+import { writeScreenshotIfChanged } from './support/screenshot.js';
+import { callMcp, startApp, type StartedApp } from './support/mcp-http.js';
 import { PATIENCE_MS } from './support/waiting.js';
 
 // The page as a person uses it: a real headless Chromium on the sample's playground. Every wait is
-// for something the page shows (no timed assertions). UPDATE_SCREENSHOT=1 rewrites docs/playground.png.
+// for something the page shows (no timed assertions). The screenshot of the docs is taken here too.
 const SCREENSHOT = 'docs/playground.png';
-
-/** Clicks an entry of a list tab (tools, prompts, resources, templates). */
-async function open(page: Page, tab: string, name: string): Promise<void> {
-  await page.click(`[role="tab"][data-tab="${tab}"]`);
-  await page.click(`#list-${tab} button[data-name="${name}"]`);
-  await page.waitForSelector(`#detail[data-showing^="${tab === 'templates' ? 'template' : tab.replace(/s$/, '')}:"]`);
-}
-
-/** Waits for the run in the detail panel to end, and returns its state and text. */
-async function finished(page: Page): Promise<{ state: string; text: string }> {
-  await page.waitForSelector('#detail .run:not([data-state="running"])');
-  return page.$eval('#detail .run', (run) => ({ state: (run as HTMLElement).dataset.state!, text: (run as HTMLElement).innerText }));
-}
 
 /** Calls a tool with one argument typed in; once the run is done, its app's frame in the result. */
 async function callToolWithApp(page: Page, tool: string, argument: string, value: string): Promise<{ frame: Frame; sandbox: string | null }> {
@@ -40,34 +29,26 @@ async function callToolWithApp(page: Page, tool: string, argument: string, value
   return { frame: (await handle.contentFrame())!, sandbox: await handle.evaluate((frame) => frame.getAttribute('sandbox')) };
 }
 
-/** Waits for the elicitation form asking `message`. */
-function question(page: Page, message: string) {
-  return page.waitForSelector(`#detail .elicitation[aria-label="${message}"]`);
-}
-
 describeWithChromium('the playground in a real browser (sample app)', () => {
+  let playground: OpenPlayground;
   let started: StartedApp;
   let chromium: HeadlessBrowser;
   let page: Page;
   const pageErrors: string[] = [];
 
   beforeAll(async () => {
-    started = await startApp([HttpAppModule]);
-    chromium = await launchChromium();
-    page = await chromium.browser.newPage();
-    // CSP violations and script errors would show here.
-    page.on('pageerror', (error) => pageErrors.push(String(error)));
-    page.on('console', (message) => {
-      if (message.type() === 'error') pageErrors.push(message.text());
+    playground = await openPlayground([HttpAppModule], (opened) => {
+      // CSP violations and script errors would show here.
+      opened.on('pageerror', (error) => pageErrors.push(String(error)));
+      opened.on('console', (message) => {
+        if (message.type() === 'error') pageErrors.push(message.text());
+      });
     });
-    await page.setViewport({ width: 1280, height: 900 });
-    await page.goto(`${started.url}/playground`);
-    await page.waitForSelector('body[data-ready="true"]');
+    ({ started, chromium, page } = playground);
   }, 60_000);
 
   afterAll(async () => {
-    await chromium?.close();
-    await started?.app.close();
+    await playground?.close();
   });
 
   it('discovers the server and lists its tools, prompts, resources and templates', async () => {
@@ -107,20 +88,7 @@ describeWithChromium('the playground in a real browser (sample app)', () => {
   it('completes upgrade-plan by filling two forms, round after round', async () => {
     const billing = started.app.get(BillingService);
     const chargesBefore = billing.charges.length;
-    await open(page, 'tools', 'upgrade-plan');
-    await page.type('#detail input[name="userId"]', 'user-7');
-    await page.click('#detail form button[type="submit"]');
-    await question(page, 'Pick a plan');
-    await page.select('#detail .elicitation select[name="plan"]', 'team');
-    if (process.env.UPDATE_SCREENSHOT === '1') {
-      mkdirSync('docs', { recursive: true });
-      await page.screenshot({ path: SCREENSHOT, fullPage: true });
-    }
-    await page.click('#detail .elicitation button[data-action="accept"]');
-    await question(page, 'Confirm upgrade to team?');
-    await page.click('#detail .elicitation input[name="confirmed"]');
-    await page.click('#detail .elicitation button[data-action="accept"]');
-    const run = await finished(page);
+    const run = await upgradePlan(page, 'user-7', 'team');
     expect(run.state).toBe('done');
     expect(run.text).toContain('done after 3 rounds');
     expect(await page.$eval('#detail .result .structured', (node) => (node as HTMLElement).innerText)).toMatch(/upgraded: true[\s\S]*plan: "team"/);
@@ -156,18 +124,131 @@ describeWithChromium('the playground in a real browser (sample app)', () => {
     expect(await page.$eval('#detail .result .structured', (node) => (node as HTMLElement).innerText)).toMatch(/project: "demo"[\s\S]*language: "java"/);
   });
 
-  it('cancels a running call mid-stream: the fetch is aborted and the run shows cancelled', async () => {
+  it('runs quarterly-report as a task: created, an input round answered with tasks/update, progress from tasks/get, cancelled with tasks/cancel', async () => {
     await open(page, 'tools', 'quarterly-report');
     await page.type('#detail input[name="pages"]', '20');
     await page.click('#detail form button[type="submit"]');
+    // The question comes from the task (input_required on tasks/get), not from the call.
+    await question(page, 'Build a 20-page report? It takes about 20 seconds.');
+    expect(await page.$eval('#detail .run', (run) => (run as HTMLElement).dataset.taskStatus)).toBe('input_required');
+    await page.click('#detail .elicitation input[name="confirmed"]');
+    await page.click('#detail .elicitation button[data-action="accept"]');
+    await page.waitForFunction(() => document.querySelector('#detail .progress-count')?.textContent === '1/20', { timeout: PATIENCE_MS });
+    expect(await page.$eval('#detail .progress-message', (node) => node.textContent)).toBe('page 1 of 20');
+    await page.click('#detail .run button.cancel');
+    const run = await finished(page);
+    expect(run).toEqual({ state: 'cancelled', text: expect.stringContaining('task cancelled') });
+    expect(await page.$('#detail .result')).toBeNull();
+    const taskId = await page.$eval('#detail .run', (node) => (node as HTMLElement).dataset.task!);
+    const summaries = await page.$$eval('#log-entries summary', (nodes) => nodes.map((node) => node.textContent ?? ''));
+    const of = (method: string) => summaries.filter((line) => line.includes(`${method} ${taskId} · HTTP 200`));
+    expect(summaries.some((line) => / tools\/call quarterly-report · HTTP 200 · task ·/.test(line))).toBe(true);
+    expect(of('tasks/get').length).toBeGreaterThanOrEqual(3);
+    expect(of('tasks/update')).toHaveLength(1);
+    expect(of('tasks/cancel')).toHaveLength(1);
+  });
+
+  it('sends raw JSON arguments unchecked and shows the JSON-RPC error the server answers', async () => {
+    await open(page, 'tools', 'hello');
+    await page.type('#detail input[name="name"]', 'Ada');
+    await page.click('#detail .modes button[data-mode="json"]');
+    // Seeded from the form.
+    expect(JSON.parse(await page.$eval('#detail textarea.raw-args', (area) => (area as HTMLTextAreaElement).value))).toEqual({ name: 'Ada' });
+    /** Sends `raw` as the arguments; returns what the page shows and what a client gets for the same call without the page. */
+    const send = async (raw: string) => {
+      await page.$eval('#detail textarea.raw-args', (area, text) => ((area as HTMLTextAreaElement).value = text), raw);
+      await page.click('#detail form.raw button[type="submit"]');
+      const run = await finished(page);
+      const shown = await page.$eval('#detail .result', (node) => ({ code: (node as HTMLElement).dataset.code, text: (node as HTMLElement).innerText }));
+      const asked = await callMcp(started.url, 'tools/call', { name: 'hello', arguments: JSON.parse(raw) }, { skipSchema: true });
+      return { run, shown, asked };
+    };
+    // A wrong type: the server's validation answers with a tool error (isError), as a client sees it.
+    const wrongType = await send('{ "name": 42 }');
+    expect(wrongType.run.state).toBe('tool-error');
+    expect(wrongType.asked.body.result.isError).toBe(true);
+    expect(wrongType.shown.text).toBe(`Tool error\n${wrongType.asked.body.result.content[0].text}`);
+    // Arguments that are not an object: a JSON-RPC error, -32602, shown with its HTTP status.
+    const notAnObject = await send('"Ada"');
+    expect(notAnObject.run.state).toBe('error');
+    expect(notAnObject.asked.body.error.code).toBe(-32602);
+    expect(notAnObject.shown.code).toBe('-32602');
+    expect(notAnObject.shown.text).toContain(`JSON-RPC error -32602 (HTTP ${notAnObject.asked.status})`);
+    expect(notAnObject.shown.text).toContain(notAnObject.asked.body.error.message);
+    await page.click('#detail .modes button[data-mode="form"]');
+    expect(await page.$eval('#detail form.raw', (form) => (form as HTMLElement).hidden)).toBe(true);
+  });
+
+  it('completes the same elicitation tool over a 2025-11-25 session: initialize, Mcp-Session-Id, answers POSTed to the stream\'s requests', async () => {
+    await switchEra(page, 'legacy');
+    const billing = started.app.get(BillingService);
+    const chargesBefore = billing.charges.length;
+    const run = await upgradePlan(page, 'user-8', 'pro');
+    expect(run.state).toBe('done');
+    expect(await page.$eval('#detail .result .structured', (node) => (node as HTMLElement).innerText)).toMatch(/upgraded: true[\s\S]*plan: "pro"/);
+    expect(billing.charges.slice(chargesBefore)).toEqual([{ userId: 'user-8', plan: 'pro' }]);
+    const entries = await page.$$eval('#log-entries .log-entry[data-era="legacy"]', (nodes) =>
+      nodes.map((node) => ({ summary: node.querySelector('summary')!.textContent!, text: node.textContent! })),
+    );
+    const initialize = entries.find(({ summary }) => / initialize · HTTP 200/.test(summary))!;
+    expect(initialize.text).toMatch(/Mcp-Session-Id: [\w-]+/);
+    // One tools/call whose stream carried both questions; each answer a POSTed response, accepted.
+    const call = entries.filter(({ summary }) => / tools\/call upgrade-plan · HTTP 200 · ok/.test(summary));
+    expect(call).toHaveLength(1);
+    expect(call[0].text).not.toContain('io.modelcontextprotocol/protocolVersion');
+    expect(call[0].text.match(/"method": "elicitation\/create"/g)).toHaveLength(2);
+    expect(entries.filter(({ summary }) => / response to elicitation\/create · HTTP 202 · accepted/.test(summary))).toHaveLength(2);
+    await switchEra(page, 'modern');
+  });
+
+  it('cancels a 2025 call mid-stream with notifications/cancelled (closing a 2025 stream alone cancels nothing)', async () => {
+    await switchEra(page, 'legacy');
+    await open(page, 'tools', 'quarterly-report');
+    await page.type('#detail input[name="pages"]', '20');
+    await page.click('#detail form button[type="submit"]');
+    // No task in a 2025 session: the question comes on the call's stream, the progress too.
     await question(page, 'Build a 20-page report? It takes about 20 seconds.');
     await page.click('#detail .elicitation input[name="confirmed"]');
     await page.click('#detail .elicitation button[data-action="accept"]');
     await page.waitForFunction(() => document.querySelector('#detail .progress-count')?.textContent === '1/20', { timeout: PATIENCE_MS });
+    expect(await page.$eval('#detail .run', (run) => (run as HTMLElement).dataset.task ?? 'no task')).toBe('no task');
     await page.click('#detail .run button.cancel');
-    const run = await finished(page);
-    expect(run.state).toBe('cancelled');
-    expect(await page.$('#detail .result')).toBeNull();
+    expect((await finished(page)).state).toBe('cancelled');
+    await page.waitForFunction(() => [...document.querySelectorAll('#log-entries summary')].some((node) => /^notifications\/cancelled · HTTP 202 · accepted/.test(node.textContent ?? '')));
+    const entries = await page.$$eval('#log-entries .log-entry', (nodes) => nodes.map((node) => ({ summary: node.querySelector('summary')!.textContent!, sent: node.querySelector('pre')!.textContent! })));
+    const call = entries.find(({ summary }) => / tools\/call quarterly-report · HTTP 200 · cancelled/.test(summary))!;
+    const cancelled = JSON.parse(entries.find(({ summary }) => summary.startsWith('notifications/cancelled'))!.sent);
+    expect(cancelled.params.requestId).toBe(JSON.parse(call.sent).id);
+    await switchEra(page, 'modern');
+  });
+
+  it('clears the detail panel on another tab, searches the list, shows the full description of the chosen tool, fits the token placeholder', async () => {
+    await open(page, 'tools', 'quarterly-report');
+    await page.click('[role="tab"][data-tab="prompts"]');
+    expect(await page.$eval('#detail', (node) => [(node as HTMLElement).dataset.showing ?? 'nothing', (node as HTMLElement).innerText])).toEqual([
+      'nothing',
+      'Pick a tool, prompt, resource or template on the left.',
+    ]);
+    await page.click('[role="tab"][data-tab="tools"]');
+    await page.type('#search', 'QUARTERLY');
+    const visible = () => page.$$eval('#list-tools li', (items) => items.filter((item) => !(item as HTMLElement).hidden).map((item) => item.querySelector('button')!.dataset.name));
+    expect(await visible()).toEqual(['quarterly-report']);
+    await page.$eval('#search', (input) => {
+      (input as HTMLInputElement).value = '';
+      input.dispatchEvent(new Event('input'));
+    });
+    expect((await visible()).length).toBeGreaterThan(5);
+    await page.click('#list-tools button[data-name="quarterly-report"]');
+    const description = await page.$eval('#list-tools button.selected .desc', (node) => ({ full: node.scrollWidth <= node.clientWidth, title: node.getAttribute('title') }));
+    expect(description).toEqual({ full: true, title: 'Builds the quarterly report, page by page (slow: runs as a task)' });
+    const placeholder = await page.$eval('#token', (input) => {
+      const style = getComputedStyle(input);
+      const context = document.createElement('canvas').getContext('2d')!;
+      context.font = `${style.fontSize} ${style.fontFamily}`;
+      const room = (input as HTMLInputElement).clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+      return { text: (input as HTMLInputElement).placeholder, fits: context.measureText((input as HTMLInputElement).placeholder).width <= room };
+    });
+    expect(placeholder).toEqual({ text: 'only if the server asks for one', fits: true });
   });
 
   it('reads resources by MIME type: markdown as text, a PNG as an image, a template as a JSON tree', async () => {
@@ -258,6 +339,26 @@ describeWithChromium('the playground in a real browser (sample app)', () => {
     expect(sent.filter((body) => body.includes('"Grace"'))).toHaveLength(1);
     expect(sent.filter((body) => body.includes('Mallory'))).toEqual([]);
     await page.evaluate(() => document.querySelector('iframe[name="rogue"]')!.remove());
+  });
+
+  it('takes the screenshot of the docs in a known state, and rewrites docs/playground.png only when it changed', async () => {
+    const fresh = await chromium.browser.newPage();
+    try {
+      await fresh.setViewport({ width: 1280, height: 860 });
+      await fresh.goto(`${started.url}/playground`);
+      await fresh.waitForSelector('body[data-ready="true"]');
+      await askUpgradePlan(fresh, 'user-7', 'team');
+      await fresh.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+      const png = await fresh.screenshot({ type: 'png' });
+      mkdirSync('docs', { recursive: true });
+      await writeScreenshotIfChanged(chromium.browser, SCREENSHOT, png);
+      // Whether it was rewritten or not, the file now shows this state: a second look finds nothing to write.
+      const again = await writeScreenshotIfChanged(chromium.browser, SCREENSHOT, png);
+      expect(again.written).toBe(false);
+      expect(again.differing).toBeLessThan(0.005);
+    } finally {
+      await fresh.close();
+    }
   });
 
   it('keeps the raw JSON-RPC exchange of each call in the log, with the stream and timings', async () => {

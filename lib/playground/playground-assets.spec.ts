@@ -1,4 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
+import { gzipSync } from 'node:zlib';
 import { appFrameCsp, playgroundAssets, playgroundPath } from './playground-assets.js';
 
 describe('playground assets', () => {
@@ -7,6 +8,12 @@ describe('playground assets', () => {
     expect(playgroundPath('/mcp/')).toBe('/mcp/playground');
     expect(playgroundPath('/api/v1/mcp')).toBe('/api/v1/mcp/playground');
     expect(playgroundPath('/')).toBe('/playground');
+  });
+
+  it('weighs under 25 kB gzipped, every file of it (no dependencies, no CDN)', () => {
+    const files = [...playgroundAssets().values()];
+    const gzipped = files.reduce((total, file) => total + gzipSync(file.body, { level: 9 }).length, 0);
+    expect(gzipped).toBeLessThan(25 * 1024);
   });
 
   it('has every file the page links to, and nothing inline on the page', () => {

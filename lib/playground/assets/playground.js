@@ -1,13 +1,16 @@
-// The nest-mcp playground: a plain-DOM MCP client of revision 2026-07-28, served beside the endpoint.
-// Every call is one POST; the answer is JSON or an SSE stream (notifications, then the response).
+// The nest-mcp playground: a plain-DOM MCP client served beside the endpoint. It speaks 2026-07-28 (every
+// call one self-contained POST) or, switched, 2025-11-25 (initialize, then calls in an Mcp-Session-Id
+// session whose questions arrive as server-to-client requests on the call's stream).
 
 import { appFrame, appFrameSource } from './app-host.js';
 
 const PROTOCOL_VERSION = '2026-07-28';
+const LEGACY_VERSION = '2025-11-25';
 const APP_MIME = 'text/html;profile=mcp-app';
+const TASKS = 'io.modelcontextprotocol/tasks';
 const CAPABILITIES = {
   elicitation: { form: {} },
-  extensions: { 'io.modelcontextprotocol/ui': { mimeTypes: [APP_MIME] } },
+  extensions: { 'io.modelcontextprotocol/ui': { mimeTypes: [APP_MIME] }, [TASKS]: {} },
 };
 const CLIENT_INFO = { name: 'nest-mcp-playground', version: '1' };
 /** The endpoint is the page's path without `/playground`. */
@@ -33,6 +36,10 @@ function el(tag, attributes = {}, ...children) {
 // ------------------------------------------------------------------ the wire
 
 let nextId = 1;
+/** `modern` (2026-07-28) or `legacy` (a 2025-11-25 session), as the era switch says. */
+let era = 'modern';
+/** The 2025 session's id, once `initialize` opened it. */
+let sessionId;
 
 /** Header values must be ASCII without surrounding spaces; anything else goes in the `=?base64?…?=` form. */
 function headerValue(value) {
@@ -59,39 +66,64 @@ async function readSse(response, onMessage) {
   }
 }
 
-/**
- * One JSON-RPC request. Resolves to the response message (`result` or `error`); notifications on the
- * stream go to `onNotification`. Every exchange is written to the log.
- */
-async function rpc(method, params = {}, { signal, progressToken, onNotification, headers: extraHeaders = {} } = {}) {
-  const id = nextId++;
-  const meta = {
+/** The value of `Mcp-Name` for a method (2026-07-28): the tool, prompt, resource or task it names. */
+function nameOf(method, params) {
+  if (method === 'resources/read') return params.uri;
+  if (method === 'tools/call' || method === 'prompts/get') return params.name;
+  return method.startsWith('tasks/') ? params.taskId : undefined;
+}
+
+/** The `_meta` envelope a 2026-07-28 request carries. */
+function envelope(extra = {}) {
+  return {
     'io.modelcontextprotocol/protocolVersion': PROTOCOL_VERSION,
     'io.modelcontextprotocol/clientCapabilities': CAPABILITIES,
     'io.modelcontextprotocol/clientInfo': CLIENT_INFO,
-    ...(progressToken !== undefined ? { progressToken } : {}),
+    ...extra,
   };
-  const body = { jsonrpc: '2.0', id, method, params: { ...params, _meta: meta } };
-  const headers = {
-    'Content-Type': 'application/json',
-    Accept: 'application/json, text/event-stream',
-    'MCP-Protocol-Version': PROTOCOL_VERSION,
-    'Mcp-Method': method,
-    ...extraHeaders,
-  };
-  const name = method === 'resources/read' ? params.uri : method === 'tools/call' || method === 'prompts/get' ? params.name : undefined;
+}
+
+/** The headers of a request of `method`, in the era in use (without the token). */
+function requestHeaders(method, params, inSession = era === 'legacy') {
+  const headers = { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' };
+  if (inSession) {
+    if (method !== 'initialize') Object.assign(headers, { 'MCP-Protocol-Version': LEGACY_VERSION }, sessionId ? { 'Mcp-Session-Id': sessionId } : {});
+    return headers;
+  }
+  Object.assign(headers, { 'MCP-Protocol-Version': PROTOCOL_VERSION, 'Mcp-Method': method });
+  const name = nameOf(method, params);
   if (name !== undefined) headers['Mcp-Name'] = headerValue(name);
-  const token = $('#token').value.trim();
-  if (token) headers.Authorization = `Bearer ${token}`;
-  const log = logEntry(method, name, body);
+  return headers;
+}
+
+/** The JSON-RPC request as the era sends it: 2026 with its `_meta` envelope, 2025 bare (a progress token only). */
+function requestBody(id, method, params, { progressToken, inSession = era === 'legacy' } = {}) {
+  const token = progressToken !== undefined ? { progressToken } : {};
+  if (inSession) return { jsonrpc: '2.0', id, method, params: Object.keys(token).length > 0 ? { ...params, _meta: token } : params };
+  return { jsonrpc: '2.0', id, method, params: { ...params, _meta: envelope(token) } };
+}
+
+const bearer = () => $('#token').value.trim();
+
+/**
+ * One JSON-RPC request. Resolves to the response message (`result` or `error`); notifications on the
+ * stream go to `onNotification`, a server's requests (2025 sessions) to `onRequest`. Every exchange is logged.
+ */
+async function rpc(method, params = {}, { signal, progressToken, onNotification, onRequest, headers: extraHeaders = {}, id = nextId++ } = {}) {
+  if (era === 'legacy' && !sessionId && method !== 'initialize') await openSession();
+  const body = requestBody(id, method, params, { progressToken });
+  const headers = { ...requestHeaders(method, params), ...(era === 'legacy' ? {} : extraHeaders) };
+  if (bearer()) headers.Authorization = `Bearer ${bearer()}`;
+  const log = logEntry(method, nameOf(method, params), body);
   let response;
   try {
     response = await fetch(ENDPOINT, { method: 'POST', headers, body: JSON.stringify(body), signal });
-    log.status(response.status);
+    log.status(response.status, response.headers.get('mcp-session-id'));
     let final;
     const take = (message) => {
       log.received(message);
-      if (message.id === id && ('result' in message || 'error' in message)) final = message;
+      if (message.method !== undefined && message.id !== undefined) onRequest?.(message);
+      else if (message.id === id && ('result' in message || 'error' in message)) final = message;
       else if (message.method) onNotification?.(message);
     };
     const type = (response.headers.get('content-type') ?? '').split(';')[0].trim();
@@ -102,13 +134,39 @@ async function rpc(method, params = {}, { signal, progressToken, onNotification,
       else if (text) log.received(text);
     }
     if (response.status === 401) showConnectionError('The server asks for a bearer token (HTTP 401): enter it above.');
+    // A 2025 session the server no longer knows (restarted, expired): the next call opens a new one.
+    if (response.status === 404 && era === 'legacy' && headers['Mcp-Session-Id']) sessionId = undefined;
     if (!final) throw new Error(`HTTP ${response.status}: no JSON-RPC response`);
-    log.done(final.error ? 'error' : final.result?.resultType ?? 'ok');
+    log.done(final.error ? `error ${final.error.code}` : final.result?.resultType ?? 'ok');
+    final.httpStatus = response.status;
+    if (method === 'initialize') final.sessionId = response.headers.get('mcp-session-id') ?? undefined;
     return final;
   } catch (error) {
     log.done(error.name === 'AbortError' ? 'cancelled' : 'failed');
     throw error;
   }
+}
+
+/** POSTs a notification or a response into the 2025 session (answered 202, no body), logged like a request. */
+async function postInSession(message, label) {
+  const headers = requestHeaders(label, {}, true);
+  if (bearer()) headers.Authorization = `Bearer ${bearer()}`;
+  const log = logEntry(label, undefined, message);
+  const response = await fetch(ENDPOINT, { method: 'POST', headers, body: JSON.stringify(message) });
+  log.status(response.status);
+  await response.arrayBuffer();
+  log.done(response.status === 202 ? 'accepted' : 'refused');
+  if (response.status !== 202) throw new Error(`${label}: HTTP ${response.status}`);
+}
+
+/** Opens the 2025 session: `initialize` (its answer carries the Mcp-Session-Id), then `notifications/initialized`. */
+async function openSession() {
+  const reply = await rpc('initialize', { protocolVersion: LEGACY_VERSION, capabilities: { elicitation: { form: {} } }, clientInfo: CLIENT_INFO });
+  if (reply.error) throw new Error(`initialize: ${reply.error.message}`);
+  if (!reply.sessionId) throw new Error('initialize: the server answered without an Mcp-Session-Id');
+  sessionId = reply.sessionId;
+  await postInSession({ jsonrpc: '2.0', method: 'notifications/initialized' }, 'notifications/initialized');
+  return reply.result;
 }
 
 /** Calls a list method, following `nextCursor` to the end. */
@@ -129,19 +187,21 @@ async function listAll(method, key) {
 function logEntry(method, name, sent) {
   const started = performance.now();
   const elapsed = () => `${Math.round(performance.now() - started)} ms`;
-  const summary = el('summary', {}, `#${sent.id} ${method}${name !== undefined ? ` ${name}` : ''} …`);
-  const entry = el('details', { class: 'log-entry' }, summary, el('div', { class: 'dir' }, 'sent'), el('pre', {}, JSON.stringify(sent, null, 2)));
+  const label = `${sent.id !== undefined ? `#${sent.id} ` : ''}${method}${name !== undefined ? ` ${name}` : ''}`;
+  const summary = el('summary', {}, `${label} …`);
+  const entry = el('details', { class: 'log-entry', 'data-era': era }, summary, el('div', { class: 'dir' }, `sent (${era === 'legacy' ? LEGACY_VERSION : PROTOCOL_VERSION})`), el('pre', {}, JSON.stringify(sent, null, 2)));
   $('#log-entries').prepend(entry);
   let status = '';
   return {
-    status(code) {
+    status(code, session) {
       status = `HTTP ${code}`;
+      if (session) entry.append(el('div', { class: 'dir' }, `Mcp-Session-Id: ${session}`));
     },
     received(message) {
       entry.append(el('div', { class: 'dir' }, `received at +${elapsed()}`), el('pre', {}, typeof message === 'string' ? message : JSON.stringify(message, null, 2)));
     },
     done(outcome) {
-      summary.textContent = `#${sent.id} ${method}${name !== undefined ? ` ${name}` : ''} · ${[status, outcome].filter(Boolean).join(' · ')} · ${elapsed()}`;
+      summary.textContent = `${label} · ${[status, outcome].filter(Boolean).join(' · ')} · ${elapsed()}`;
     },
   };
 }
@@ -261,10 +321,18 @@ function schemaForm(schema, { submitLabel, extraButtons = [] } = {}) {
       if (!form.reportValidity()) throw new Error('Please complete the form.');
       const problem = fields.map((field) => field.check?.()).find(Boolean);
       if (problem) throw new Error(problem);
+      return this.peek();
+    },
+    /** The values as they stand, unchecked (a field whose JSON does not parse is left out). */
+    peek() {
       const out = {};
       for (const field of fields) {
-        const value = field.read();
-        if (value !== undefined) out[field.name] = value;
+        try {
+          const value = field.read();
+          if (value !== undefined) out[field.name] = value;
+        } catch {
+          // Unfinished JSON in an object field: nothing to take from it yet.
+        }
       }
       return out;
     },
@@ -387,11 +455,23 @@ function errorBox(text) {
 // ------------------------------------------------------------------ a run: progress, cancel, input rounds
 
 let progressCounter = 0;
+const TERMINAL = new Set(['completed', 'failed', 'cancelled']);
+
+/** The JSON-RPC error as a client gets it: HTTP status, code, message, and its data as a tree. */
+function rpcError(reply) {
+  const { code, message, data } = reply.error;
+  return el('div', { class: 'result error', 'data-result': 'rpc-error', 'data-code': code, role: 'alert' },
+    el('div', { class: 'error-label' }, `JSON-RPC error ${code}${reply.httpStatus ? ` (HTTP ${reply.httpStatus})` : ''}`),
+    el('div', { class: 'error-message' }, message),
+    data !== undefined ? el('div', { class: 'tree' }, jsonTree(data, 'data')) : undefined,
+  );
+}
 
 /**
  * Runs one request as a person watches it: a progress bar fed by `notifications/progress`, a cancel
- * button (aborting the fetch closes the stream, which cancels the call on HTTP), and the
- * `input_required` rounds answered through forms until the result is complete.
+ * button, the questions answered through forms (`input_required` rounds in 2026, server-to-client
+ * requests on the stream in a 2025 session), and a task followed by polling until it ends. Resolves to
+ * what was asked and answered and the final result, for "copy as test".
  */
 async function run(container, method, params, render, headers = {}) {
   const controller = new AbortController();
@@ -401,13 +481,13 @@ async function run(container, method, params, render, headers = {}) {
   const message = el('span', { class: 'progress-message' }, '');
   const progress = el('div', { class: 'progress', hidden: true }, bar, count, message);
   const status = el('div', { class: 'status' }, 'running…');
-  const cancel = el('button', { type: 'button', class: 'secondary cancel', onclick: () => controller.abort() }, 'Cancel call');
+  let onCancel = () => controller.abort();
+  const cancel = el('button', { type: 'button', class: 'secondary cancel', onclick: () => onCancel() }, 'Cancel call');
   const rounds = el('div', { class: 'rounds' });
-  const box = el('div', { class: 'run', 'data-state': 'running' }, el('div', { class: 'actions' }, status, cancel), progress, rounds);
+  const box = el('div', { class: 'run', 'data-state': 'running', 'data-era': era }, el('div', { class: 'actions' }, status, cancel), progress, rounds);
   container.replaceChildren(box);
-  const onNotification = (note) => {
-    if (note.method !== 'notifications/progress' || note.params?.progressToken !== progressToken) return;
-    const { progress: done, total, message: text } = note.params;
+  const outcome = { answers: [] };
+  const showProgress = (done, total, text) => {
     progress.hidden = false;
     if (typeof total === 'number') {
       bar.max = total;
@@ -419,32 +499,120 @@ async function run(container, method, params, render, headers = {}) {
     }
     if (text) message.textContent = text;
   };
+  const onNotification = (note) => {
+    if (note.method === 'notifications/progress' && note.params?.progressToken === progressToken) showProgress(note.params.progress, note.params.total, note.params.message);
+  };
   const finish = (state, text, node) => {
     box.dataset.state = state;
     status.textContent = text;
     cancel.remove();
     if (node) box.append(node);
+    return outcome;
   };
-  let extra = {};
+  const ask = async (request, signal = controller.signal) => {
+    const response = await answer(rounds, request, signal);
+    outcome.answers.push(response);
+    return response;
+  };
+  const id = nextId++;
   try {
+    if (era === 'legacy') {
+      // Closing a 2025 stream does not cancel the call: the client says so with notifications/cancelled.
+      onCancel = () => {
+        void postInSession({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id, reason: 'cancelled in the playground' } }, 'notifications/cancelled').catch(() => undefined);
+        controller.abort();
+      };
+      const onRequest = (request) => {
+        const reply = (answered) => postInSession({ jsonrpc: '2.0', id: request.id, ...answered }, `response to ${request.method}`);
+        // Only form elicitation is declared in the session's capabilities; a ping is answered, the rest refused.
+        if (request.method === 'ping') return void reply({ result: {} }).catch(() => undefined);
+        if (request.method !== 'elicitation/create') return void reply({ error: { code: -32601, message: `${request.method} is not supported by the playground` } }).catch(() => undefined);
+        status.textContent = `the server asks (${request.method}) on the stream`;
+        void ask(request)
+          .then((response) => reply({ result: response }))
+          .catch(() => undefined);
+      };
+      const reply = await rpc(method, params, { id, signal: controller.signal, progressToken, onNotification, onRequest });
+      outcome.result = reply.result;
+      return complete(reply);
+    }
+    let extra = {};
     for (let round = 1; ; round++) {
-      const reply = await rpc(method, { ...params, ...extra }, { signal: controller.signal, progressToken, onNotification, headers });
-      if (reply.error) return finish('error', `error ${reply.error.code}`, errorBox(`${reply.error.code}: ${reply.error.message}`));
-      const result = reply.result;
-      if (result.resultType !== 'input_required') {
-        return finish(result.isError ? 'tool-error' : 'done', result.isError ? 'the tool reported an error' : `done${round > 1 ? ` after ${round} rounds` : ''}`, render(result));
+      const reply = await rpc(method, { ...params, ...extra }, { id: round === 1 ? id : nextId++, signal: controller.signal, progressToken, onNotification, headers });
+      if (reply.error || reply.result.resultType !== 'input_required') {
+        if (reply.result?.resultType === 'task') return await followTask(reply.result);
+        outcome.result = reply.result;
+        return complete(reply, round);
       }
       status.textContent = `round ${round}: the server asks for input`;
       const inputResponses = {};
-      for (const [key, request] of Object.entries(result.inputRequests ?? {})) {
-        inputResponses[key] = await answer(rounds, request, controller.signal);
-      }
-      extra = { inputResponses, ...(result.requestState !== undefined ? { requestState: result.requestState } : {}) };
+      for (const [key, request] of Object.entries(reply.result.inputRequests ?? {})) inputResponses[key] = await ask(request);
+      extra = { inputResponses, ...(reply.result.requestState !== undefined ? { requestState: reply.result.requestState } : {}) };
       status.textContent = `round ${round + 1}: retrying with the answers`;
     }
   } catch (error) {
-    if (controller.signal.aborted) finish('cancelled', 'cancelled');
-    else finish('error', 'failed', errorBox(error.message));
+    if (controller.signal.aborted) return finish('cancelled', 'cancelled');
+    return finish('error', 'failed', errorBox(error.message));
+  }
+
+  function complete(reply, round = 1) {
+    if (reply.error) return finish('error', `error ${reply.error.code}`, rpcError(reply));
+    const result = reply.result;
+    return finish(result.isError ? 'tool-error' : 'done', result.isError ? 'the tool reported an error' : `done${round > 1 ? ` after ${round} rounds` : ''}`, render(result));
+  }
+
+  /** Polls a task (tasks/get, at its pollIntervalMs) until it ends; answers its input rounds with tasks/update. */
+  async function followTask(created) {
+    const { taskId } = created;
+    let task = created;
+    let cancelled = false;
+    let wake = () => undefined;
+    const inputs = new AbortController();
+    box.dataset.task = taskId;
+    onCancel = async () => {
+      cancelled = true;
+      cancel.disabled = true;
+      inputs.abort();
+      await rpc('tasks/cancel', { taskId }).catch(() => undefined);
+      wake();
+    };
+    const answered = new Set();
+    for (;;) {
+      box.dataset.taskStatus = task.status;
+      status.textContent = `task ${task.status}${task.statusMessage ? `: ${task.statusMessage}` : ''}`;
+      const counted = /^(\d+)\/(\d+)(?::\s*(.*))?$/.exec(task.statusMessage ?? '');
+      if (counted) showProgress(Number(counted[1]), Number(counted[2]), counted[3]);
+      if (task.status === 'completed') {
+        outcome.result = task.result;
+        return finish(task.result.isError ? 'tool-error' : 'done', `task completed`, render(task.result));
+      }
+      if (task.status === 'failed') return finish('error', 'task failed', rpcError({ error: task.error ?? { code: -32603, message: task.statusMessage ?? 'failed' } }));
+      if (task.status === 'cancelled') return finish('cancelled', 'task cancelled');
+      const pending = Object.entries(task.status === 'input_required' && !cancelled ? task.inputRequests ?? {} : {}).filter(([key]) => !answered.has(key));
+      if (pending.length > 0) {
+        const inputResponses = {};
+        try {
+          for (const [key, request] of pending) inputResponses[key] = await ask(request, inputs.signal);
+        } catch {
+          // Cancelled while a question was open: tasks/cancel is on its way; the poll below shows the end.
+        }
+        if (!cancelled) {
+          for (const key of Object.keys(inputResponses)) answered.add(key);
+          await rpc('tasks/update', { taskId, inputResponses });
+        }
+      } else {
+        await new Promise((resolve) => {
+          const timer = setTimeout(resolve, task.pollIntervalMs ?? created.pollIntervalMs ?? 1000);
+          wake = () => {
+            clearTimeout(timer);
+            resolve();
+          };
+        });
+      }
+      const reply = await rpc('tasks/get', { taskId });
+      if (reply.error) return finish('error', `error ${reply.error.code}`, rpcError(reply));
+      task = { pollIntervalMs: created.pollIntervalMs, ...reply.result };
+    }
   }
 }
 
@@ -564,23 +732,148 @@ function showTool(tool) {
   const output = el('div', { class: 'output' });
   const form = schemaForm(tool.inputSchema, { submitLabel: 'Call' });
   const problem = el('p', { class: 'error', hidden: true });
+  const fail = (text) => {
+    problem.textContent = text;
+    problem.hidden = false;
+  };
+  /** The last run of this tool: its arguments, the answers given and the result, for "copy as test". */
+  let last;
+  const call = (args) => {
+    problem.hidden = true;
+    const calledIn = era;
+    void run(output, 'tools/call', { name: tool.name, arguments: args }, (result) => toolResult(result, { tool, arguments: args }), mirroredHeaders(tool.inputSchema, args)).then((outcome) => {
+      last = { args, era: calledIn, ...outcome };
+    });
+  };
   form.form.addEventListener('submit', (event) => {
     event.preventDefault();
-    problem.hidden = true;
-    let args;
     try {
-      args = form.values();
+      call(form.values());
     } catch (error) {
-      problem.textContent = error.message;
-      problem.hidden = false;
-      return;
+      fail(error.message);
     }
-    void run(output, 'tools/call', { name: tool.name, arguments: args }, (result) => toolResult(result, { tool, arguments: args }), mirroredHeaders(tool.inputSchema, args));
   });
-  const annotations = tool.annotations ? el('details', {}, el('summary', {}, 'annotations and schemas'), el('div', { class: 'tree' }, jsonTree({ annotations: tool.annotations, inputSchema: tool.inputSchema, outputSchema: tool.outputSchema }))) : undefined;
-  $('#detail').replaceChildren(detailHeader('tool', tool, annotations), form.form, problem, output);
+  // The raw arguments, sent as typed: the server's own validation answers, as any client would see it.
+  const raw = el('textarea', { class: 'raw-args', name: 'raw-arguments', spellcheck: 'false', 'aria-label': 'arguments as JSON' });
+  const rawForm = el('form', { class: 'raw', hidden: true }, raw, el('div', { class: 'actions' }, el('button', { type: 'submit', class: 'primary' }, 'Call'), el('span', { class: 'hint muted' }, 'sent as is: no checks in the page')));
+  rawForm.addEventListener('submit', (event) => {
+    event.preventDefault();
+    try {
+      call(JSON.parse(raw.value));
+    } catch (error) {
+      fail(`not JSON: ${error.message}`);
+    }
+  });
+  const mode = (json) => {
+    if (json && rawForm.hidden) raw.value = JSON.stringify(form.peek(), null, 2);
+    rawForm.hidden = !json;
+    form.form.hidden = json;
+    for (const button of modes.children) button.setAttribute('aria-pressed', String((button.dataset.mode === 'json') === json));
+  };
+  const modes = el('div', { class: 'modes', role: 'group', 'aria-label': 'arguments as' },
+    el('button', { type: 'button', class: 'secondary', 'data-mode': 'form', 'aria-pressed': 'true', onclick: () => mode(false) }, 'Form'),
+    el('button', { type: 'button', class: 'secondary', 'data-mode': 'json', 'aria-pressed': 'false', onclick: () => mode(true) }, 'Raw JSON'),
+  );
+  /** The arguments of the call as it stands in the form or the raw editor. */
+  const current = () => {
+    if (rawForm.hidden) return form.peek();
+    try {
+      return JSON.parse(raw.value);
+    } catch {
+      return raw.value;
+    }
+  };
+  const snippet = el('pre', { class: 'snippet', hidden: true });
+  const copy = (kind) => {
+    const args = current();
+    const matches = last && JSON.stringify(last.args) === JSON.stringify(args) ? last : undefined;
+    snippet.textContent = SNIPPETS[kind]({ tool, args, last: matches });
+    snippet.dataset.kind = kind;
+    snippet.hidden = false;
+    navigator.clipboard?.writeText(snippet.textContent).catch(() => undefined);
+  };
+  const copies = el('div', { class: 'copy actions' }, el('span', { class: 'muted' }, 'Copy as'),
+    Object.entries(SNIPPET_LABELS).map(([kind, label]) => el('button', { type: 'button', class: 'link', 'data-copy': kind, onclick: () => copy(kind) }, label)),
+  );
+  const annotations = el('details', {}, el('summary', {}, 'annotations and schemas'), el('div', { class: 'tree' }, jsonTree({ annotations: tool.annotations, inputSchema: tool.inputSchema, outputSchema: tool.outputSchema })));
+  $('#detail').replaceChildren(detailHeader('tool', tool, annotations), modes, form.form, rawForm, problem, copies, snippet, output);
   $('#detail').dataset.showing = `tool:${tool.name}`;
 }
+
+// ------------------------------------------------------------------ copy as curl, client code, test
+
+const shellQuote = (text) => `'${String(text).replace(/'/g, `'\\''`)}'`;
+const json = (value) => JSON.stringify(value);
+
+/** One curl command: `-H` for each header, the token from $MCP_TOKEN rather than the clipboard. */
+function curlCommand(url, headers, body, { stream = true } = {}) {
+  const lines = [`curl -sS${stream ? ' -N' : ''} ${url}`, ...Object.entries(headers).map(([name, value]) => `-H ${shellQuote(`${name}: ${value}`)}`)];
+  if (bearer()) lines.push('-H "Authorization: Bearer $MCP_TOKEN"');
+  lines.push(`--data-raw ${shellQuote(json(body))}`);
+  return lines.join(' \\\n  ');
+}
+
+const SNIPPET_LABELS = { curl: 'curl (2026-07-28)', 'curl-2025': 'curl (2025-11-25 session)', client: 'official client code', test: 'nest-mcp/testing test' };
+
+const SNIPPETS = {
+  curl({ tool, args }) {
+    const params = { name: tool.name, arguments: args };
+    const headers = { ...requestHeaders('tools/call', params, false), ...mirroredHeaders(tool.inputSchema, args) };
+    return curlCommand(shellQuote(ENDPOINT), headers, requestBody(1, 'tools/call', params, { inSession: false }));
+  },
+  'curl-2025'({ tool, args }) {
+    const base = { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' };
+    const inSession = { ...base, 'MCP-Protocol-Version': LEGACY_VERSION };
+    const session = (command) => command.replace(/ \\\n {2}--data-raw/, ' \\\n  -H "Mcp-Session-Id: $SESSION" \\\n  --data-raw');
+    const initialize = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: LEGACY_VERSION, capabilities: {}, clientInfo: { name: 'curl', version: '1' } } };
+    return [
+      `URL=${shellQuote(ENDPOINT)}`,
+      '# initialize: the session id comes back in the Mcp-Session-Id header',
+      `SESSION=$(${curlCommand('"$URL"', base, initialize, { stream: false }).replace('curl -sS', 'curl -sS -o /dev/null -D -')} | tr -d '\\r' | sed -n 's/^mcp-session-id: *//Ip')`,
+      session(curlCommand('"$URL"', inSession, { jsonrpc: '2.0', method: 'notifications/initialized' }, { stream: false })),
+      session(curlCommand('"$URL"', inSession, { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: tool.name, arguments: args } })),
+    ].join('\n');
+  },
+  client({ tool, args }) {
+    const transport = bearer() ? `new URL(${json(ENDPOINT)}), {\n  requestInit: { headers: { Authorization: \`Bearer \${process.env.MCP_TOKEN}\` } },\n}` : `new URL(${json(ENDPOINT)})`;
+    return [
+      "import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';",
+      '',
+      "const client = new Client({ name: 'my-client', version: '1.0.0' });",
+      `await client.connect(new StreamableHTTPClientTransport(${transport}));`,
+      `const result = await client.callTool({ name: ${json(tool.name)}, arguments: ${json(args)} });`,
+      'console.log(JSON.stringify(result, null, 2));',
+      'await client.close();',
+    ].join('\n');
+  },
+  test({ tool, args, last }) {
+    const legacy = (last?.era ?? era) === 'legacy';
+    const options = last?.answers.length ? `, {\n        answer: ${json(last.answers)},\n      }` : '';
+    const expected = last?.result
+      ? last.result.structuredContent !== undefined
+        ? [`      expect(result.structuredContent).toEqual(${json(last.result.structuredContent)});`]
+        : [`      expect(result.content).toEqual(${json(last.result.content)});`]
+      : [];
+    return [
+      "import { describe, expect, it } from '@jest/globals';",
+      "import { McpTest } from 'nest-mcp/testing';",
+      "import { AppModule } from './app.module.js';",
+      '',
+      `describe(${json(`the ${tool.name} tool`)}, () => {`,
+      "  it('answers as it did in the playground', async () => {",
+      `    const client = await McpTest.createClient(AppModule${legacy ? ", { era: 'legacy' }" : ''});`,
+      '    try {',
+      `      const result = await client.callTool(${json(tool.name)}, ${json(args)}${options});`,
+      `      expect(result.isError ?? false).toBe(${Boolean(last?.result?.isError)});`,
+      ...expected,
+      '    } finally {',
+      '      await client.close();',
+      '    }',
+      '  });',
+      '});',
+    ].join('\n');
+  },
+};
 
 function showPrompt(prompt) {
   const output = el('div', { class: 'output' });
@@ -665,7 +958,7 @@ function fillList(kind, items) {
         'button',
         { type: 'button', 'data-name': label(item) },
         el('span', { class: 'name' }, label(item)),
-        item.description ? el('span', { class: 'desc' }, item.description) : undefined,
+        item.description ? el('span', { class: 'desc', title: item.description }, item.description) : undefined,
       );
       button.addEventListener('click', () => {
         for (const selected of document.querySelectorAll('.entries .selected')) selected.classList.remove('selected');
@@ -684,14 +977,22 @@ function showConnectionError(text) {
   box.hidden = !text;
 }
 
+/** What the server says of itself: `server/discover` (2026), or the `initialize` of a new 2025 session. */
+async function discover() {
+  if (era === 'legacy') return openSession();
+  const reply = await rpc('server/discover');
+  if (reply.error) throw new Error(`server/discover: ${reply.error.message}`);
+  return reply.result;
+}
+
 async function connect() {
   showConnectionError('');
+  delete document.body.dataset.ready;
   $('#endpoint').textContent = ENDPOINT;
   try {
-    const discover = await rpc('server/discover');
-    if (discover.error) throw new Error(`server/discover: ${discover.error.message}`);
-    const { capabilities = {}, instructions } = discover.result;
-    const serverInfo = discover.result._meta?.['io.modelcontextprotocol/serverInfo'] ?? discover.result.serverInfo ?? {};
+    const found = await discover();
+    const { capabilities = {}, instructions } = found;
+    const serverInfo = found._meta?.['io.modelcontextprotocol/serverInfo'] ?? found.serverInfo ?? {};
     $('#server-name').textContent = serverInfo.title ?? serverInfo.name ?? 'MCP server';
     $('#server-version').textContent = [serverInfo.name !== serverInfo.title ? serverInfo.name : undefined, serverInfo.version].filter(Boolean).join(' ');
     document.title = `${$('#server-name').textContent} · MCP playground`;
@@ -702,21 +1003,50 @@ async function connect() {
         fillList(kind, capabilities[capability] ? await listAll(method, key) : []);
       }),
     );
+    filterList();
     document.body.dataset.ready = 'true';
   } catch (error) {
     if ($('#connection-error').hidden) showConnectionError(`Cannot reach ${ENDPOINT}: ${error.message}`);
   }
 }
 
+const placeholder = () => el('p', { class: 'muted' }, 'Pick a tool, prompt, resource or template on the left.');
+
+/** Shows only the entries of the open list whose name or description holds the search text. */
+function filterList() {
+  const words = $('#search').value.trim().toLowerCase();
+  for (const item of document.querySelectorAll('.entries li')) item.hidden = words !== '' && !item.textContent.toLowerCase().includes(words);
+}
+
 for (const tab of document.querySelectorAll('[role="tab"]')) {
   tab.addEventListener('click', () => {
+    if (tab.getAttribute('aria-selected') === 'true') return;
     for (const other of document.querySelectorAll('[role="tab"]')) other.setAttribute('aria-selected', String(other === tab));
     for (const list of document.querySelectorAll('.entries')) list.hidden = list.dataset.list !== tab.dataset.tab;
+    // Another kind of entry: the panel of the previous one goes.
+    for (const selected of document.querySelectorAll('.entries .selected')) selected.classList.remove('selected');
+    $('#detail').replaceChildren(placeholder());
+    delete $('#detail').dataset.showing;
   });
 }
+$('#search').addEventListener('input', filterList);
+$('#era').addEventListener('change', () => {
+  // A new era, a new connection: the 2025 session (if any) is closed, the lists read again.
+  if (sessionId) {
+    void fetch(ENDPOINT, { method: 'DELETE', headers: { 'Mcp-Session-Id': sessionId, 'MCP-Protocol-Version': LEGACY_VERSION, ...(bearer() ? { Authorization: `Bearer ${bearer()}` } : {}) } }).catch(() => undefined);
+  }
+  sessionId = undefined;
+  era = $('#era').value;
+  document.body.dataset.era = era;
+  document.body.dataset.era = era;
+void connect();
+});
 $('#token-form').addEventListener('submit', (event) => {
   event.preventDefault();
-  void connect();
+  sessionId = undefined;
+  document.body.dataset.era = era;
+void connect();
 });
 $('#clear-log').addEventListener('click', () => $('#log-entries').replaceChildren());
+document.body.dataset.era = era;
 void connect();
