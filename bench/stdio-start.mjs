@@ -2,7 +2,7 @@
 // its first answer — what a desktop client's start-up probe waits for. Each run spawns the built
 // sample, writes one 2026-07-28 `server/discover` to stdin right after spawn (before the server is
 // ready, as clients do), times the first stdout line, checks it is the right discover result and
-// kills the child. The sample runs as the fast-start recipe builds it (docs/guide/stdio.md: the
+// closes stdin, so the child exits as after a client's session. The sample runs as the fast-start recipe builds it (docs/guide/stdio.md: the
 // esbuild bundle of scripts/bundle-stdio.mjs, with Node's compile cache), and without each step, so
 // each row tells what its step buys. Two baselines run interleaved with them, so the figures read as
 // ratios to what Node itself costs: a bare `node` answering the same line, and one that first imports
@@ -73,7 +73,7 @@ function isProbeAnswer(message) {
 
 /**
  * Spawns `node ...args`, writes the discover line at once and resolves with the milliseconds from
- * spawn to the first complete stdout line; the line must pass `check`. The child is killed and
+ * spawn to the first complete stdout line; the line must pass `check`. The child has exited and is
  * reaped before this resolves, so runs never overlap.
  */
 function timeFirstAnswer({ args, env, check }) {
@@ -83,13 +83,18 @@ function timeFirstAnswer({ args, env, check }) {
     let stdout = '';
     let stderr = '';
     let outcome;
+    // Answered: close stdin, as a client that is done does, and the child exits on its own. That exit is
+    // when Node writes the compile cache (a killed process writes none). A failure is killed at once.
     const finish = (value) => {
       if (outcome) return;
       outcome = value;
-      clearTimeout(timer);
-      child.kill('SIGKILL');
+      if (value instanceof Error) child.kill('SIGKILL');
+      else child.stdin.end();
     };
-    const timer = setTimeout(() => finish(new Error(`no answer within ${TIMEOUT_MS} ms; stderr:\n${stderr}`)), TIMEOUT_MS);
+    const timer = setTimeout(() => {
+      finish(new Error(`no answer or no exit within ${TIMEOUT_MS} ms; stderr:\n${stderr}`));
+      child.kill('SIGKILL');
+    }, TIMEOUT_MS);
     child.stdout.setEncoding('utf8').on('data', (chunk) => {
       stdout += chunk;
       const newline = stdout.indexOf('\n');
@@ -107,6 +112,7 @@ function timeFirstAnswer({ args, env, check }) {
     child.stderr.setEncoding('utf8').on('data', (chunk) => (stderr += chunk));
     child.on('error', (error) => finish(error));
     child.on('close', () => {
+      clearTimeout(timer);
       if (!outcome) finish(new Error(`exited before answering; stderr:\n${stderr}`));
       if (outcome instanceof Error) reject(outcome);
       else resolve(outcome);
