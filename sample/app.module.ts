@@ -19,8 +19,8 @@ import { ForecastTools } from './apps/forecast.tools.js';
       version: '0.1.0',
       title: 'nest-mcp sample server',
       instructions: 'Demo tools of nest-mcp: greetings, users, progress and elicitation.',
-      // Skills (SEP-2640) from a folder, relative to this file (the build copies it beside the compiled one).
-      skills: { directory: 'skills' },
+      // Skills (SEP-2640) from a folder beside this file (the build copies it beside the compiled one).
+      skills: { directory: new URL('skills', import.meta.url) },
     }),
   ],
   providers: [GreetingTools, UserTools, InteractiveTools, ReportTools, BillingService, ReviewPrompts, DocsResources, ForecastTools],

@@ -6,7 +6,7 @@ import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport as StdioV1 } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { ElicitRequestSchema, InitializeResultSchema, ResourceUpdatedNotificationSchema, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { execFileSync, spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -25,6 +25,10 @@ import { JsonLines, PATIENCE_MS, StreamText, until, within } from './support/wai
  */
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const ENTRY = 'dist/sample/main-stdio.js';
+/** The same sample bundled by `npm run build:stdio` (scripts/bundle-stdio.mjs), the fast-start recipe of docs/guide/stdio.md. */
+const BUNDLE = 'dist/sample/main-stdio.bundle.js';
+/** Lists the tools with both SDK clients, started with no `cwd` from a process in another directory. */
+const NO_CWD_CLIENTS = join(ROOT, 'test/src/stdio-clients-no-cwd.fixture.mjs');
 /** Run-time registration and resource updates on a trigger (plain JavaScript on dist/lib). */
 const FEEDS_ENTRY = 'test/src/stdio-feeds.fixture.mjs';
 const PROTOCOL_VERSION = '2026-07-28';
@@ -63,6 +67,7 @@ beforeAll(() => {
     if (!existsSync(join(ROOT, ENTRY))) throw new Error(`Building the sample failed:\n${diagnostics}`);
     console.warn(`tsc reported errors; testing the emitted build anyway:\n${diagnostics}`);
   }
+  execFileSync(process.execPath, ['scripts/bundle-stdio.mjs'], { cwd: ROOT, stdio: 'pipe' });
 }, 120_000);
 
 describe('stdio: the official @modelcontextprotocol/client against the sample', () => {
@@ -157,9 +162,12 @@ class RawServer {
   /** The exit, once all output is read ('close', not 'exit'). */
   readonly closed: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 
-  /** @param cwd where the process starts: desktop clients start servers from their own directory. */
-  constructor(cwd = ROOT) {
-    this.child = spawn(process.execPath, [join(ROOT, ENTRY)], { cwd, stdio: ['pipe', 'pipe', 'pipe'] });
+  /**
+   * @param cwd where the process starts: desktop clients start servers from their own directory.
+   * @param entry the compiled sample (tsc's output) or its bundle.
+   */
+  constructor(cwd = ROOT, entry = ENTRY) {
+    this.child = spawn(process.execPath, [join(ROOT, entry)], { cwd, stdio: ['pipe', 'pipe', 'pipe'] });
     this.stdout = new JsonLines("the sample's stdout", this.child.stdout);
     this.stderr = new StreamText("the sample's stderr", this.child.stderr);
     this.closed = new Promise((resolve) => this.child.on('close', (code, signal) => resolve({ code, signal })));
@@ -366,6 +374,19 @@ describe('stdio: requests written before the server is ready', () => {
     for (const notification of progressOf('p2')) expect(server.messages.indexOf(notification)).toBeLessThan(resultAt);
     expect(progressOf('p4')).toEqual([]);
     expect(server.stdout.trailing).toBe('');
+  });
+
+  // A dual-era client probes with server/discover and, when the probe times out (a slow start),
+  // falls back to initialize: both lines wait in the pipe, and the probe must still be answered first.
+  it('answers server/discover and initialize of one early write in the order they were written, then the session', async () => {
+    server = new RawServer();
+    server.send([request('discover', 'server/discover'), initialize('init'), INITIALIZED, legacyRequest('list', 'tools/list'), ''].join('\n'));
+    await server.response('list');
+    const answered = server.messages.filter((message) => 'id' in message).map((message) => message.id);
+    expect(answered).toEqual(['discover', 'init', 'list']);
+    expect(server.messages.filter((message) => 'error' in message)).toEqual([]);
+    expect(server.messages[0].result).toEqual(expect.objectContaining({ supportedVersions: expect.arrayContaining([PROTOCOL_VERSION]) }));
+    expect(server.messages[1].result).toEqual(expect.objectContaining({ protocolVersion: '2025-11-25' }));
   });
 
   it('serves a 2025 session opened by an early write: initialize, initialized, then calls', async () => {
@@ -797,40 +818,48 @@ describe('stdio: started from another working directory, as desktop clients star
     rmSync(elsewhere, { recursive: true, force: true });
   });
 
-  it('answers server/discover and a 2025 initialize; the app file and the skills folder are found beside the compiled sample', async () => {
-    const modern = new RawServer(elsewhere);
-    try {
-      modern.send(`${request('discover', 'server/discover')}\n${request('app', 'resources/read', { uri: 'ui://forecast/view.html' })}\n`);
-      expect((await modern.response('discover')).result).toEqual(expect.objectContaining({ supportedVersions: expect.arrayContaining([PROTOCOL_VERSION]) }));
-      expect((await modern.response('app')).result.contents[0].text).toContain('<!DOCTYPE html>');
-      modern.send(`${request('skill', 'resources/read', { uri: 'skill://release-notes/SKILL.md' })}\n`);
-      expect((await modern.response('skill')).result.contents[0].text).toContain('name: release-notes');
-    } finally {
-      modern.kill();
-    }
-    const legacy = new RawServer(elsewhere);
-    try {
-      legacy.send(`${initialize('init')}\n`);
-      expect((await legacy.response('init')).result).toEqual(expect.objectContaining({ protocolVersion: '2025-11-25' }));
-    } finally {
-      legacy.kill();
-    }
-  });
+  // The sample as tsc compiled it, and bundled (the bundle keeps each module's import.meta.url).
+  for (const [build, file] of [
+    ['tsc output', ENTRY],
+    ['bundle', BUNDLE],
+  ] as const) {
+    it(`${build}: answers server/discover and a 2025 initialize; the app file and the skills folder are found beside the compiled sample`, async () => {
+      const modern = new RawServer(elsewhere, file);
+      try {
+        modern.send(`${request('discover', 'server/discover')}\n${request('app', 'resources/read', { uri: 'ui://forecast/view.html' })}\n`);
+        expect((await modern.response('discover')).result).toEqual(expect.objectContaining({ supportedVersions: expect.arrayContaining([PROTOCOL_VERSION]) }));
+        expect((await modern.response('app')).result.contents[0].text).toContain('<!DOCTYPE html>');
+        modern.send(`${request('skill', 'resources/read', { uri: 'skill://release-notes/SKILL.md' })}\n`);
+        expect((await modern.response('skill')).result.contents[0].text).toContain('name: release-notes');
+        // Decorator metadata survived the build: create-user gets its arguments as an instance of the DTO its parameter is typed with.
+        modern.send(`${request('user', 'tools/call', { name: 'create-user', arguments: { name: 'Ada', email: 'ada@example.com', age: 37 } })}\n`);
+        expect((await modern.response('user')).result.structuredContent).toEqual(expect.objectContaining({ name: 'Ada', isDto: true }));
+      } finally {
+        modern.kill();
+      }
+      const legacy = new RawServer(elsewhere, file);
+      try {
+        legacy.send(`${initialize('init')}\n`);
+        expect((await legacy.response('init')).result).toEqual(expect.objectContaining({ protocolVersion: '2025-11-25' }));
+      } finally {
+        legacy.kill();
+      }
+    });
 
-  it('the official client 2.x and the v1 SDK connect and list the sample tools', async () => {
-    const client = new Client({ name: 'nest-mcp-elsewhere', version: '1.0.0' }, { capabilities: {}, versionNegotiation: { mode: { pin: PROTOCOL_VERSION } } });
-    await client.connect(new StdioClientTransport({ command: process.execPath, args: [entry], cwd: elsewhere, stderr: 'pipe' }));
-    try {
-      expect((await client.listTools()).tools.map((tool: Msg) => tool.name)).toContain('forecast');
-    } finally {
-      await client.close();
-    }
-    const v1 = new ClientV1({ name: 'nest-mcp-elsewhere', version: '1.0.0' }, { capabilities: {} });
-    await v1.connect(new StdioV1({ command: process.execPath, args: [entry], cwd: elsewhere, stderr: 'pipe' }));
-    try {
-      expect((await v1.listTools()).tools.map((tool: Msg) => tool.name)).toContain('forecast');
-    } finally {
-      await v1.close();
-    }
-  }, 60_000);
+    // issue 32: the clients are given the absolute path and no `cwd`, from a process started in a temporary directory.
+    it(`${build}: the official client 2.x and the v1 SDK, started with no cwd from a process in a temporary directory, list the sample tools`, async () => {
+      const child = spawn(process.execPath, [NO_CWD_CLIENTS, join(ROOT, file)], { cwd: elsewhere, stdio: ['ignore', 'pipe', 'pipe'] });
+      const stdout = new JsonLines('the clients fixture', child.stdout);
+      const stderr = new StreamText("the clients fixture's stderr", child.stderr);
+      const [report] = (await within(
+        Promise.all([stdout.waitFor((message) => 'client2' in message), new Promise((resolve) => child.on('close', resolve))]),
+        'the clients fixture to list the tools and exit',
+        () => stderr.text,
+      )) as [Msg, unknown];
+      expect(report.cwd).toBe(realpathSync(elsewhere));
+      expect(report.client2).toContain('forecast');
+      expect(report.v1).toEqual(report.client2);
+      expect(child.exitCode).toBe(0);
+    }, 60_000);
+  }
 });

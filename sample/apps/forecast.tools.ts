@@ -26,10 +26,11 @@ export class ForecastTools {
       required: ['city', 'days'],
     },
   })
-  // Served from the file beside this one, read once at start-up (the build copies it into dist/).
+  // Served from the file beside this one, read once at start-up (the build copies it into dist/). As a URL
+  // from this module's own import.meta.url, it is found in the stdio bundle too (docs/guide/stdio.md).
   @McpUi({
     resourceUri: 'ui://forecast/view.html',
-    file: 'forecast.html',
+    file: new URL('forecast.html', import.meta.url),
     resource: { name: 'forecast-view', description: 'Shows a forecast as a table', ui: { prefersBorder: true } },
   })
   forecast(@McpArg('city', { description: 'The city' }) city: string) {

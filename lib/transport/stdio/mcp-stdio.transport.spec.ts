@@ -84,3 +84,52 @@ describe('McpStdioTransport: a result behind its call’s notifications', () => 
     expect(written()).toEqual(['notifications/progress 1', 'notifications/progress 2', 'result listen', 'notifications/cancelled']);
   });
 });
+
+describe('McpStdioTransport: initialize answered in turn (a probe written before it is answered first)', () => {
+  /** The dispatcher answers a turn later, as the real one does; the eras open a session on initialize. */
+  function setupEras() {
+    const dispatcher = {
+      dispatch: (request: JsonRpcRequest) =>
+        new Observable<OutboundMessage>((subscriber) => {
+          void Promise.resolve().then(() => {
+            subscriber.next(result(String(request.id)));
+            subscriber.complete();
+          });
+        }),
+      cancel: () => undefined,
+    } as unknown as McpDispatcher;
+    const eras = {
+      classify: ({ request }: { request: JsonRpcRequest }, { sessionId }: { sessionId?: string }) => ({
+        era: request.method === 'initialize' ? 'initialize' : sessionId ? 'session' : 'modern',
+      }),
+      initialize: (request: JsonRpcRequest) => ({ message: { jsonrpc: '2.0', id: request.id, result: { protocolVersion: '2025-11-25' } }, session: { id: 'session-1' } }),
+      notifications: () => new Observable<never>(),
+      callEra: () => ({}),
+    } as unknown as McpEras;
+    const ids: string[] = [];
+    const output = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        for (const line of chunk.toString('utf8').split('\n').filter(Boolean)) ids.push(String((JSON.parse(line) as { id?: string }).id));
+        done();
+      },
+    });
+    const transport = new McpStdioTransport(dispatcher, new PassThrough(), output, eras);
+    const line = (id: string, method: string) => transport.handleLine(JSON.stringify({ jsonrpc: '2.0', id, method, params: {} }));
+    return { transport, line, ids };
+  }
+
+  it('server/discover, then initialize, then a session request: answered in that order', async () => {
+    const { transport, line, ids } = setupEras();
+    line('discover', 'server/discover');
+    line('init', 'initialize');
+    line('list', 'tools/list');
+    await expect(transport.drain(30_000)).resolves.toBe(true);
+    expect(ids).toEqual(['discover', 'init', 'list']);
+  });
+
+  it('initialize with nothing before it is answered at once', () => {
+    const { line, ids } = setupEras();
+    line('init', 'initialize');
+    expect(ids).toEqual(['init']);
+  });
+});

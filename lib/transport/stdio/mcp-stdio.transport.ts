@@ -60,6 +60,15 @@ export class McpStdioTransport {
   private session?: McpSession;
   /** The 2025 session's notifications going to the pipe, from initialize until the pipe closes. */
   private sessionFeed?: Subscription;
+  /**
+   * Lines read while an `initialize` waits for the answers to the requests read before it (a
+   * `server/discover` probe), handled in order once it is answered. See `initializeInTurn()`.
+   */
+  private held?: string[];
+  /** Resolves once the held lines are handed on (or held again); `drain()` waits for it (they are requests too). */
+  private releasing?: Promise<void>;
+  /** Set by `abortAll()`: the server is closing, held lines are dropped, not served. */
+  private aborting = false;
   private resolveEnded!: () => void;
   /** Resolves when the input ends (EOF) or `stop()` is called. */
   readonly ended = new Promise<void>((resolve) => (this.resolveEnded = resolve));
@@ -108,13 +117,17 @@ export class McpStdioTransport {
    * @returns whether every awaited call finished in time
    */
   async drain(timeoutMs: number, includeListen = false): Promise<boolean> {
-    const pending = [...this.inFlight.values()].filter((call) => includeListen || call.method !== LISTEN_METHOD).map((call) => call.done);
-    if (pending.length === 0) return true;
     let timer: NodeJS.Timeout | undefined;
     const timedOut = new Promise<false>((resolve) => {
       timer = setTimeout(() => resolve(false), timeoutMs);
     });
     try {
+      // Lines held behind an initialize become calls once it is answered: wait for them to be handed on first.
+      while (this.held && this.releasing) {
+        if (!(await Promise.race([this.releasing.then(() => true as const), timedOut]))) return false;
+      }
+      const pending = [...this.inFlight.values()].filter((call) => includeListen || call.method !== LISTEN_METHOD).map((call) => call.done);
+      if (pending.length === 0) return true;
       return await Promise.race([Promise.all(pending).then(() => true as const), timedOut]);
     } finally {
       clearTimeout(timer);
@@ -127,6 +140,7 @@ export class McpStdioTransport {
    * them properly (completion result, then notifications/cancelled).
    */
   abortAll(includeListen = true): void {
+    this.aborting = true;
     for (const [key, call] of [...this.inFlight]) {
       if (!includeListen && call.method === LISTEN_METHOD) continue;
       this.inFlight.delete(key);
@@ -147,6 +161,10 @@ export class McpStdioTransport {
 
   /** @internal exposed for unit tests; the reader calls it for every line. */
   handleLine(line: string): void {
+    if (this.held) {
+      this.held.push(line);
+      return;
+    }
     // Blank lines (e.g. a trailing newline pair) carry no message; answering them would be noise.
     if (line.trim().length === 0) return;
     const incoming = classifyLine(line);
@@ -189,7 +207,7 @@ export class McpStdioTransport {
       return undefined;
     }
     if (verdict.era === 'initialize') {
-      this.initialize(request);
+      this.initializeInTurn(request);
       return undefined;
     }
     if (verdict.era === 'session') return { cancellationScope: STDIO_SCOPE, era: this.eras.callEra(this.session!) };
@@ -205,6 +223,27 @@ export class McpStdioTransport {
     if (era === 'initialize' && this.pinned === 'modern') return new UnsupportedProtocolVersionError(String(request.params?.protocolVersion ?? ''));
     if (era === 'session' && !this.session) return new ModernEraDisabledError();
     return undefined;
+  }
+
+  /**
+   * Answers `initialize` after the requests read before it. The transport answers it itself, at once,
+   * while the dispatcher answers a request a few turns later: a dual-era client that wrote a
+   * `server/discover` probe and then `initialize` before the server was ready (its probe timed out)
+   * would read the initialize answer first and settle for 2025. The requests that can precede a
+   * successful initialize do not pin the pipe (a probe, a request with no era), so they are quick;
+   * the lines after it wait with it, as a 2025 client waits for the initialize answer anyway.
+   */
+  private initializeInTurn(request: JsonRpcRequest): void {
+    const earlier = [...this.inFlight.values()].map((call) => call.done);
+    if (earlier.length === 0) return this.initialize(request);
+    const held: string[] = (this.held = []);
+    this.releasing = Promise.all(earlier).then(() => {
+      this.held = undefined;
+      if (this.aborting) return;
+      this.initialize(request);
+      // handleLine() holds a line again if one of these lines is an initialize that waits its turn in its own right.
+      for (const line of held) this.handleLine(line);
+    });
   }
 
   /** 2025 `initialize`: the pipe holds the new session for its lifetime, and its notifications start. */
