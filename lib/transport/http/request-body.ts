@@ -193,7 +193,8 @@ function readBytes(req: IncomingMessage, stream: Readable, limit: number, declar
       if (received > limit) return finish(TOO_LARGE);
       chunks.push(chunk);
     };
-    const onEnd = () => finish(declared !== undefined && declared !== received ? UNREADABLE : { bytes: Buffer.concat(chunks, received) });
+    // A small body is one chunk: no copy then.
+    const onEnd = () => finish(declared !== undefined && declared !== received ? UNREADABLE : { bytes: chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, received) });
     const onFailure = () => finish(UNREADABLE);
     // Closed before the whole body came: the client went away mid-body.
     const onClose = () => (req.complete ? undefined : finish(UNREADABLE));
