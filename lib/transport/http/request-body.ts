@@ -146,8 +146,9 @@ export async function readJsonBody(req: IncomingMessage, limits: BodyLimits): Pr
   const text = read === UNREADABLE ? undefined : utf8(read.bytes);
   if (text === undefined) return { status: 400, error: new ParseError('Parse error: the body could not be read as UTF-8 JSON') };
   if (text.trim() === '') return { body: undefined };
-  // A text of n characters cannot nest deeper than n/2 levels: short bodies need no scan.
-  if (text.length > limits.maxJsonDepth * 2 && nestsDeeperThan(text, limits.maxJsonDepth)) {
+  // A text of n characters cannot nest deeper than n/2 levels, nor deeper than it has brackets that
+  // open: short bodies and the usual flat ones need no scan.
+  if (text.length > limits.maxJsonDepth * 2 && opensMoreThan(text, limits.maxJsonDepth) && nestsDeeperThan(text, limits.maxJsonDepth)) {
     return { status: 400, error: new InvalidRequestError(`Invalid Request: the body is nested deeper than ${limits.maxJsonDepth} levels`) };
   }
   try {
@@ -251,6 +252,15 @@ function afterRefusal(req: IncomingMessage, res: ServerResponse, limits: BodyLim
   draining.add(socket);
   req.on('data', onData).on('end', done).on('close', done);
   req.resume();
+}
+
+/** True when the text has more than `max` opening brackets (`{` and `[`, strings included), counted natively. */
+function opensMoreThan(text: string, max: number): boolean {
+  let count = 0;
+  for (const bracket of ['{', '[']) {
+    for (let at = text.indexOf(bracket); at !== -1; at = text.indexOf(bracket, at + 1)) if (++count > max) return true;
+  }
+  return false;
 }
 
 /** True when arrays and objects in the JSON text nest deeper than `max` (brackets inside strings do not count). */
