@@ -1,19 +1,73 @@
-// `node bench/profile.mjs [seconds]` (after `npm run build`): CPU-profiles the nest-mcp bench server under the
-// same echo load as `npm run bench` and prints the top self-time functions, mapped back to lib/*.ts:line
-// through the dist source maps. The .cpuprofile is kept in the OS temp dir (open it in Chrome DevTools).
+// `node bench/profile.mjs [seconds] [--fastify] [--server name] [--tool name] [--meter-only]` (after `npm run build`):
+// first meters a plain child under the same echo load as `npm run bench` (CPU µs and heap bytes allocated
+// per call, read inside the server process, so they hold on a busy box where req/s does not), then
+// CPU-profiles a second child and prints the top self-time functions, mapped back to lib/*.ts:line through
+// the dist source maps. The .cpuprofile is kept in the OS temp dir (open it in Chrome DevTools).
+//   --fastify      the server on @nestjs/platform-fastify
+//   --server name  another bench/servers/<name>.mjs (plain-nest with FLOOR_MODE=raw set by the caller, node-http, …)
+//   --tool name    the tool called (echo; `guarded`: the same echo behind a guard and an interceptor)
 import { mkdtempSync, readdirSync, readFileSync, existsSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { cannon, echoRequest, startServer } from './harness.mjs';
 
+const option = (name) => {
+  const at = process.argv.indexOf(`--${name}`);
+  return at > 0 ? process.argv[at + 1] : undefined;
+};
 const seconds = Math.min(Math.max(Number(process.argv[2] ?? 8) || 8, 1), 60);
+const serverName = option('server') ?? 'nest-mcp';
+const env = process.argv.includes('--fastify') ? { MCP_HTTP_ADAPTER: 'fastify' } : {};
+const tool = option('tool') ?? 'echo';
 const root = fileURLToPath(new URL('..', import.meta.url));
 const dir = mkdtempSync(path.join(os.tmpdir(), 'nest-mcp-prof-'));
+const body = echoRequest();
+body.params.name = tool;
 
-const server = await startServer('nest-mcp', { execArgv: ['--cpu-prof', '--cpu-prof-dir', dir, '--cpu-prof-interval', '250'] });
+/** CPU µs and heap bytes per call over one load run, measured by the server child itself. */
+export async function meterServer(server, requestBody, { connections = 50, duration = seconds } = {}) {
+  await cannon(server.url, requestBody, { connections, duration: 1 });
+  const before = await server.ask('meter-start');
+  const r = await cannon(server.url, requestBody, { connections, duration });
+  const after = await server.ask('meter-stop');
+  const cpuUs = after.cpu.user + after.cpu.system - before.cpu.user - before.cpu.system;
+  return { calls: r.total, rps: r.rps, bad: r.non2xx + r.errors + r.timeouts, cpuUsPerCall: cpuUs / r.total, bytesPerCall: after.allocated / r.total, gcs: after.gcs, gcMsPerKCall: (after.gcMs * 1000) / r.total };
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const metered = await startServer(serverName, { env });
+  try {
+    const m = await meterServer(metered, body);
+    console.log(
+      `${serverName}${env.MCP_HTTP_ADAPTER ? ' (fastify)' : ''} ${tool}: ${m.calls} calls at ${Math.round(m.rps)} req/s (bad ${m.bad}); ` +
+        `CPU ${m.cpuUsPerCall.toFixed(1)} µs/call, heap ${Math.round(m.bytesPerCall)} bytes/call, ${m.gcs} GCs (${m.gcMsPerKCall.toFixed(2)} ms per 1k calls)`,
+    );
+  } finally {
+    await metered.stop();
+  }
+  if (process.argv.includes('--heap')) await heapProfile();
+  else if (!process.argv.includes('--meter-only')) await cpuProfile();
+}
+
+/** `--heap`: who allocates per call (sampled; collected objects included), self bytes per call. */
+async function heapProfile() {
+  const server = await startServer(serverName, { env });
+  try {
+    await cannon(server.url, body, { connections: 50, duration: 1 });
+    await server.ask('heap-sample-start');
+    const r = await cannon(server.url, body, { connections: 50, duration: seconds });
+    const { top } = await server.ask('heap-sample-stop', 60_000);
+    console.log(`\nsampled allocations over ${r.total} calls (bytes per call, self):`);
+    for (const [where, bytes] of top) console.log(`  ${String(Math.round(bytes / r.total)).padStart(6)}  ${where}`);
+  } finally {
+    await server.stop();
+  }
+}
+
+async function cpuProfile() {
+const server = await startServer(serverName, { env, execArgv: ['--cpu-prof', '--cpu-prof-dir', dir, '--cpu-prof-interval', '250'] });
 try {
-  const body = echoRequest();
   await cannon(server.url, body, { connections: 50, duration: 1 });
   const r = await cannon(server.url, body, { connections: 50, duration: seconds });
   console.log(`profiled ${r.total} calls at ${Math.round(r.rps)} req/s (non-2xx ${r.non2xx}, errors ${r.errors})`);
@@ -144,3 +198,4 @@ console.log('\ntop self-time functions:');
 for (const [name, us] of top(fns, 30)) console.log(`  ${pct(us)}  ${name}`);
 console.log('\nhottest lib/ lines (self time):');
 for (const [name, us] of top(libLines, 20)) console.log(`  ${pct(us)}  ${name}`);
+}

@@ -1,13 +1,35 @@
-// nest-mcp under test: an `echo` tool, a 3-question MRTR tool and a 1,000-notification progress tool.
+// nest-mcp under test: an `echo` tool, the same echo as `guarded` behind a guard and an interceptor (the
+// Nest enhancer path; `echo` has no enhancer and is called directly), a 3-question MRTR tool and a
+// 1,000-notification progress tool.
 // Plain JS with the decorators applied by hand (no TypeScript metadata emit): design:paramtypes is
 // declared explicitly so the schema comes out exactly as it would from `message: string`.
 import 'reflect-metadata';
-import { Injectable, Module } from '@nestjs/common';
+import { Injectable, Module, UseGuards, UseInterceptors } from '@nestjs/common';
 import { McpArg, McpModule, McpTool, ToolContext } from 'nest-mcp';
 import { createApp, serveIpc } from './child.mjs';
 
+/** Lets every call through, as an auth guard does for an allowed caller. */
+class AllowGuard {
+  canActivate(context) {
+    return context.getType() === 'mcp';
+  }
+}
+Reflect.decorate([Injectable()], AllowGuard);
+
+/** Hands the result on, as a logging or metrics interceptor does. */
+class PassInterceptor {
+  intercept(_context, next) {
+    return next.handle();
+  }
+}
+Reflect.decorate([Injectable()], PassInterceptor);
+
 class BenchTools {
   echo(message) {
+    return message;
+  }
+
+  guarded(message) {
     return message;
   }
 
@@ -37,6 +59,14 @@ function method(cls, key, paramtypes, decorators) {
 
 method(BenchTools, 'echo', Object.assign([String], { returns: String }), {
   method: McpTool({ name: 'echo', description: 'Echoes a message back as text' }),
+  params: [[0, McpArg('message', { description: 'What to echo' })]],
+});
+method(BenchTools, 'guarded', Object.assign([String], { returns: String }), {
+  method: (proto, key, descriptor) => {
+    McpTool({ name: 'guarded', description: 'Echoes a message back, behind a guard and an interceptor' })(proto, key, descriptor);
+    UseGuards(AllowGuard)(proto, key, descriptor);
+    UseInterceptors(PassInterceptor)(proto, key, descriptor);
+  },
   params: [[0, McpArg('message', { description: 'What to echo' })]],
 });
 method(BenchTools, 'survey', [Object], {

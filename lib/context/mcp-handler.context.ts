@@ -34,7 +34,7 @@ export type AskInputs = (requests: InputRequests) => InputResponses;
  * that adds what names its target (`toolName`, `promptName`, `uri`), so each name means one thing.
  */
 export abstract class McpHandlerContext {
-  private readonly progress: ProgressSource;
+  private progressSource: ProgressSource | undefined;
   private settled = false;
   private position = 0;
 
@@ -43,8 +43,11 @@ export abstract class McpHandlerContext {
     /** Tool name, prompt name, resource URI, or the completed prompt or template. */
     readonly target: string,
     private readonly askInputs: AskInputs,
-  ) {
-    this.progress = createProgressSource(call.progressSink);
+  ) {}
+
+  /** Made on first use: most handlers report no progress. */
+  private get progress(): ProgressSource {
+    return (this.progressSource ??= createProgressSource(this.call.progressSink));
   }
 
   get requestId(): RequestId {

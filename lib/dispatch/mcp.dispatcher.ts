@@ -16,6 +16,12 @@ import { progressSinkFor } from './progress-sink.js';
 
 export type { OutboundMessage } from './call-era.js';
 
+/** Where `serve()` sends a request's messages: its notifications, then its response, then `complete`. @internal */
+export interface OutboundSink {
+  next(outbound: OutboundMessage): void;
+  complete(): void;
+}
+
 /** What the transport tells the dispatcher about one request. */
 export interface TransportFacts {
   /** Checks transport headers against the body (HTTP); runs after `_meta` parsing, before version checks. */
@@ -69,45 +75,55 @@ export class McpDispatcher {
    * completes; it completes without a response when the request is cancelled.
    */
   dispatch(request: JsonRpcRequest, transport: TransportFacts = {}): Observable<OutboundMessage> {
-    return new Observable<OutboundMessage>((subscriber) => {
-      const abort = new AbortController();
-      let settled = false;
-      const forget =
-        transport.cancellationScope === undefined
-          ? () => undefined
-          : this.inFlight.track(
-              transport.cancellationScope,
-              request.id,
-              {
-                cancel: (reason) => {
-                  if (settled) return;
-                  settled = true;
-                  abort.abort(reason);
-                  subscriber.complete();
-                },
-              },
-              // A 2025 session's scope is its sealed id, which every instance knows; a stdio pipe's is this process's.
-              transport.cancellationScope === transport.era?.sessionId,
-            );
-      const emit = (outbound: OutboundMessage) => {
-        if (!settled && !subscriber.closed) subscriber.next(outbound);
-      };
-      const call: EraCall = { request, params: (request.params ?? {}) as JsonObject, signal: abort.signal, emit };
-      this.telemetry.instrument(request, () => this.run(call, transport.era ?? this.modern, transport, abort), classifyOutbound, transport).then((outcome) => {
-        forget();
-        if (settled || subscriber.closed) return;
-        settled = true;
-        subscriber.next(outcome);
-        subscriber.complete();
-      });
-      return () => {
-        forget();
-        if (!settled) {
-          settled = true;
-          abort.abort(new Error('The client closed the response stream'));
-        }
-      };
+    return new Observable<OutboundMessage>((subscriber) => this.serve(request, transport, subscriber));
+  }
+
+  /**
+   * `dispatch()` without the Observable, for the common call answered with one JSON body: the same
+   * messages, in the same order, go to `sink`; `complete` ends the request (also cancelled, with no
+   * response). The returned function is the unsubscribe: the client went away, the call's signal fires.
+   * @internal
+   */
+  serve(request: JsonRpcRequest, transport: TransportFacts, sink: OutboundSink): () => void {
+    const abort = new AbortController();
+    let settled = false;
+    let forgotten = false;
+    // Untracked (no cancellation scope): nothing to forget. A 2025 session's scope is its sealed id,
+    // which every instance knows; a stdio pipe's is this process's.
+    const untrack =
+      transport.cancellationScope === undefined
+        ? undefined
+        : this.inFlight.track(transport.cancellationScope, request.id, { cancel: (reason) => cancel(reason) }, transport.cancellationScope === transport.era?.sessionId);
+    const forget = () => {
+      if (forgotten) return;
+      forgotten = true;
+      untrack?.();
+    };
+    const cancel = (reason: unknown) => {
+      if (settled) return;
+      settled = true;
+      abort.abort(reason);
+      sink.complete();
+      forget();
+    };
+    const emit = (outbound: OutboundMessage) => {
+      if (!settled) sink.next(outbound);
+    };
+    const call: EraCall = { request, params: (request.params ?? {}) as JsonObject, signal: abort.signal, emit };
+    this.telemetry.instrument(request, () => this.run(call, transport.era ?? this.modern, transport, abort), classifyOutbound, transport).then((outcome) => {
+      forget();
+      if (settled) return;
+      settled = true;
+      sink.next(outcome);
+      sink.complete();
     });
+    return () => {
+      forget();
+      if (!settled) {
+        settled = true;
+        abort.abort(new Error('The client closed the response stream'));
+      }
+    };
   }
 
   private async run(call: EraCall, era: CallEra, transport: TransportFacts, abort: AbortController): Promise<OutboundMessage> {

@@ -1,5 +1,5 @@
 import { ForbiddenException, Injectable, UnauthorizedException } from '@nestjs/common';
-import { ContextIdFactory, ModuleRef } from '@nestjs/core';
+import { ContextIdFactory, ModuleRef, type ContextId } from '@nestjs/core';
 import { McpForbiddenError, McpUnauthorizedError } from '../auth/mcp-auth.errors.js';
 import { isInputRequiredSignal } from '../mrtr/input-required.signal.js';
 import { McpError } from '../protocol/mcp.error.js';
@@ -59,18 +59,22 @@ export class McpInvokerFactory {
     };
   }
 
+  /**
+   * The method as the invoker calls it: directly when nothing enhances it (`NestAdapter.direct`), else
+   * through Nest's enhancer contexts. Static methods are resolved on their first call, as before.
+   */
   private createResolver(method: InvocableMethod): (invocation: McpInvocation) => Promise<EnhancedMethod> {
     const { wrapper, instance, methodName, classRef } = method;
+    const resolve = (target: object, contextId?: ContextId) =>
+      this.nest.direct(wrapper, target, methodName, classRef, contextId) ?? this.nest.enhance(wrapper, target, methodName, classRef, contextId);
     if (wrapper.isDependencyTreeStatic() && !wrapper.isTransient) {
       let enhanced: EnhancedMethod | undefined;
-      return async () => (enhanced ??= this.nest.enhance(wrapper, instance, methodName, classRef));
+      return async () => (enhanced ??= resolve(instance));
     }
     if (wrapper.isDependencyTreeStatic()) {
       let enhanced: Promise<EnhancedMethod> | undefined;
       return async () => {
-        enhanced ??= this.nest
-          .loadPerContext(wrapper, ContextIdFactory.create())
-          .then((own) => this.nest.enhance(wrapper, own, methodName, classRef));
+        enhanced ??= this.nest.loadPerContext(wrapper, ContextIdFactory.create()).then((own) => resolve(own));
         return enhanced;
       };
     }
@@ -79,7 +83,7 @@ export class McpInvokerFactory {
       const contextId = ContextIdFactory.getByRequest(request as object);
       this.moduleRef.registerRequestByContextId(request, contextId);
       const scoped = await this.nest.loadPerContext(wrapper, contextId);
-      return this.nest.enhance(wrapper, scoped, methodName, classRef, contextId);
+      return resolve(scoped, contextId);
     };
   }
 

@@ -13,11 +13,12 @@ export class McpParamsFactory implements ParamsFactory {
   exchangeKeyForValue(type: number, data: unknown, args: unknown[]): unknown {
     const invocation = args[0] as McpInvocation | undefined;
     if (!invocation) return undefined;
-    return prepareInvocation(invocation).then(() => valueOf(type, data, invocation));
+    return prepareInvocation(invocation).then(() => mcpParamValue(type, data, invocation));
   }
 }
 
-function valueOf(type: number, data: unknown, invocation: McpInvocation): unknown {
+/** The value of one MCP parameter of a prepared invocation (also read so by the adapter's direct calls). @internal */
+export function mcpParamValue(type: number, data: unknown, invocation: McpInvocation): unknown {
   switch (type) {
     case McpParamtype.ARGS:
       // A resource handler called by the positional convention gets the URI read beside the variables.

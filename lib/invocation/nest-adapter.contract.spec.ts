@@ -1,12 +1,28 @@
 import 'reflect-metadata';
 import { describe, expect, it } from '@jest/globals';
-import { Catch, Injectable, Module, UseFilters, UseGuards, type CanActivate, type ExceptionFilter, type ExecutionContext } from '@nestjs/common';
+import {
+  Catch,
+  createParamDecorator,
+  Injectable,
+  Module,
+  UseFilters,
+  UseGuards,
+  UseInterceptors,
+  UsePipes,
+  type CallHandler,
+  type CanActivate,
+  type ExceptionFilter,
+  type ExecutionContext,
+  type NestInterceptor,
+  type PipeTransform,
+} from '@nestjs/common';
 import * as commonInternal from '@nestjs/common/internal';
-import { APP_GUARD, DiscoveryModule, DiscoveryService, ExternalContextCreator, ModulesContainer, ApplicationConfig } from '@nestjs/core';
+import { APP_GUARD, APP_PIPE, DiscoveryModule, DiscoveryService, ExternalContextCreator, ModulesContainer, ApplicationConfig } from '@nestjs/core';
 import * as coreInternal from '@nestjs/core/internal';
 import { Test } from '@nestjs/testing';
 import { readFileSync } from 'node:fs';
 import { McpArg } from '../decorators/mcp-args.decorator.js';
+import { of } from 'rxjs';
 import { setPreparation, type McpInvocation } from './mcp-invocation.js';
 import { NestAdapter } from './nest-adapter.js';
 
@@ -105,6 +121,138 @@ describe('Nest adapter contract (@nestjs/core peer range)', () => {
       expect(await adapter.filter(enhanced, new Error('other'), [invocation])).toBeUndefined();
     } finally {
       await app.close();
+    }
+  });
+});
+
+@Injectable()
+class PassThrough implements NestInterceptor {
+  intercept(_context: ExecutionContext, next: CallHandler) {
+    return next.handle();
+  }
+}
+
+@Injectable()
+class Identity implements PipeTransform {
+  transform(value: unknown): unknown {
+    return value;
+  }
+}
+
+const Custom = createParamDecorator(() => 'custom');
+
+@Injectable()
+class Plain {
+  run(@McpArg('word') word: string, @McpArg('count') count: number): string {
+    return `${word}×${count}`;
+  }
+  bare(invocation: McpInvocation): string | undefined {
+    return invocation.name;
+  }
+  observed(@McpArg('word') word: string) {
+    return of('first', word);
+  }
+  @UseFilters(RefusedFilter)
+  fails(): never {
+    throw new Refused('plain');
+  }
+  @UseInterceptors(PassThrough)
+  intercepted(@McpArg('word') word: string): string {
+    return word;
+  }
+  @UsePipes(Identity)
+  piped(@McpArg('word') word: string): string {
+    return word;
+  }
+  pipedParameter(@McpArg('word', {}, Identity) word: string): string {
+    return word;
+  }
+  custom(@Custom() value: string): string {
+    return value;
+  }
+}
+
+@Injectable()
+@UseGuards(ClassBoundGuard)
+class Guarded extends Plain {}
+
+@Module({ imports: [DiscoveryModule], providers: [Plain, Guarded, NestAdapter] })
+class PlainModule {}
+
+@Module({ imports: [DiscoveryModule], providers: [Plain, NestAdapter, { provide: APP_PIPE, useClass: Identity }] })
+class GlobalPipeModule {}
+
+async function adapterFor(module: Function) {
+  const app = (await Test.createTestingModule({ imports: [module as never] }).compile()).createNestApplication();
+  await app.init();
+  const wrapperOf = (type: Function) => app.get(DiscoveryService).getProviders().find((candidate) => candidate.metatype === type)!;
+  return { app, adapter: app.get(NestAdapter), wrapperOf };
+}
+
+function invocationWith(args: Record<string, unknown>): McpInvocation {
+  const invocation = { request: { jsonrpc: '2.0', id: 1, method: 'tools/call' }, name: 'run', arguments: args } as unknown as McpInvocation;
+  setPreparation(invocation, async () => undefined);
+  return invocation;
+}
+
+describe('direct calls of methods nothing enhances (the same outcome as through ExternalContextCreator)', () => {
+  it('a plain method is called directly, with the same parameters, invocation, Observable settling and filters as create() gives', async () => {
+    const { app, adapter, wrapperOf } = await adapterFor(PlainModule);
+    try {
+      const wrapper = wrapperOf(Plain);
+      const instance = wrapper.instance as object;
+      for (const method of ['run', 'bare', 'observed', 'fails']) {
+        const direct = adapter.direct(wrapper, instance, method, Plain)!;
+        const enhanced = adapter.enhance(wrapper, instance, method, Plain);
+        expect(direct.direct).toBe(true);
+        expect(enhanced.direct).toBe(false);
+        const outcome = (handler: (invocation: McpInvocation) => Promise<unknown>) =>
+          handler(invocationWith({ word: 'w', count: 2 })).then(
+            (value) => ({ value }),
+            async (error: unknown) => ({ error: String(error), filtered: await adapter.filter(direct, error, []) }),
+          );
+        expect(await outcome(direct.handler)).toEqual(await outcome(enhanced.handler));
+      }
+      expect(await adapter.direct(wrapper, instance, 'run', Plain)!.handler(invocationWith({ word: 'w', count: 2 }))).toBe('w×2');
+      expect(await adapter.direct(wrapper, instance, 'bare', Plain)!.handler(invocationWith({}))).toBe('run');
+      expect(await adapter.direct(wrapper, instance, 'observed', Plain)!.handler(invocationWith({ word: 'last' }))).toBe('last');
+      expect(adapter.direct(wrapper, instance, 'fails', Plain)!.filters()).toHaveLength(1);
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('an interceptor, a method or parameter pipe, a custom parameter decorator or a class guard sends the method through Nest', async () => {
+    const { app, adapter, wrapperOf } = await adapterFor(PlainModule);
+    try {
+      const plain = wrapperOf(Plain);
+      for (const method of ['intercepted', 'piped', 'pipedParameter', 'custom']) {
+        expect(adapter.direct(plain, plain.instance as object, method, Plain)).toBeUndefined();
+      }
+      const guarded = wrapperOf(Guarded);
+      expect(adapter.direct(guarded, guarded.instance as object, 'run', Guarded)).toBeUndefined();
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('a global enhancer (APP_PIPE here; APP_GUARD and app.useGlobal*() alike) sends every method through Nest', async () => {
+    const { app, adapter, wrapperOf } = await adapterFor(GlobalPipeModule);
+    try {
+      const plain = wrapperOf(Plain);
+      expect(adapter.noGlobalEnhancers()).toBe(false);
+      expect(adapter.direct(plain, plain.instance as object, 'run', Plain)).toBeUndefined();
+    } finally {
+      await app.close();
+    }
+    const other = await adapterFor(PlainModule);
+    try {
+      const plain = other.wrapperOf(Plain);
+      expect(other.adapter.direct(plain, plain.instance as object, 'run', Plain)).toBeDefined();
+      other.app.useGlobalInterceptors(new PassThrough());
+      expect(other.adapter.direct(plain, plain.instance as object, 'run', Plain)).toBeUndefined();
+    } finally {
+      await other.app.close();
     }
   });
 });

@@ -20,15 +20,32 @@
  * (global enhancers). No private field of a Nest class is read. Global, class and method enhancers,
  * request-scoped ones included, resolve exactly as for controllers.
  *
+ * The common handler has no enhancer at all (no guard, interceptor or pipe: global, class, method or
+ * parameter) and no custom parameter decorator. For it `create()` would build, per call, closures, a
+ * null array, an interceptor chain and a promise per parameter around one `callback.apply()`: such a
+ * method is called *directly* (`direct()`), with its MCP parameters read as the params factory reads
+ * them, and its result settled as `create()` settles it (an Observable's last value). Exception filters
+ * are the invoker's either way. `NEST_MCP_INVOKER=nest` turns the direct path off (the test suites
+ * run the enhancer, filter and scope specs both ways).
+ *
  * `nest-adapter.contract.spec.ts` pins every assumption made here to the peer range of
  * @nestjs/core: it fails loudly if a Nest release changes one.
  * @internal
  */
 import { Injectable, type CanActivate, type ExceptionFilter } from '@nestjs/common';
-import { EXCEPTION_FILTERS_METADATA, selectExceptionFilterMetadata, type ExceptionFilterMetadata } from '@nestjs/common/internal';
+import {
+  CUSTOM_ROUTE_ARGS_METADATA,
+  EXCEPTION_FILTERS_METADATA,
+  GUARDS_METADATA,
+  INTERCEPTORS_METADATA,
+  PIPES_METADATA,
+  selectExceptionFilterMetadata,
+  type ExceptionFilterMetadata,
+} from '@nestjs/common/internal';
 import { ApplicationConfig, ExternalContextCreator, ModulesContainer, type ContextId } from '@nestjs/core';
 import {
   BaseExceptionFilterContext,
+  ContextUtils,
   ExecutionContextHost,
   GuardsConsumer,
   GuardsContextCreator,
@@ -37,7 +54,9 @@ import {
   type InstanceWrapper,
 } from '@nestjs/core/internal';
 import { MCP_CONTEXT_TYPE, MCP_PARAM_ARGS_METADATA } from '../mcp.constants.js';
-import { McpParamsFactory } from './mcp-params.factory.js';
+import { isObservable, lastValueFrom } from 'rxjs';
+import { prepareInvocation, type McpInvocation } from './mcp-invocation.js';
+import { mcpParamValue, McpParamsFactory } from './mcp-params.factory.js';
 
 export { ExecutionContextHost, type ContextId, type InstanceWrapper };
 
@@ -76,12 +95,27 @@ class McpFiltersContext extends BaseExceptionFilterContext {
 /** What the invoker needs from Nest for one method on one instance. @internal */
 export interface EnhancedMethod {
   /** Guards → interceptors → parameter extraction (the call's preparation) and pipes → the method. */
-  handler: (...args: unknown[]) => Promise<unknown>;
+  handler: (invocation: McpInvocation) => Promise<unknown>;
   guards: CanActivate[];
-  filters: ExceptionFilterMetadata[];
+  /** The exception filters, resolved on first use (a direct call resolves them only when it fails). */
+  filters(): ExceptionFilterMetadata[];
   callback: Method;
   instance: object;
+  /** True when the method is called directly, without Nest's enhancer contexts (it has none). */
+  direct: boolean;
 }
+
+/** One MCP parameter of a method: where it goes and what it reads. */
+interface McpParameter {
+  index: number;
+  type: number;
+  data: unknown;
+}
+
+/** A method's MCP parameter metadata, as `ExternalContextCreator` reads it. */
+type ParamMetadata = Record<string, { index: number; data?: unknown; pipes?: unknown[] }>;
+
+
 
 /** @internal */
 @Injectable()
@@ -91,11 +125,16 @@ export class NestAdapter {
   private readonly guardsContext: GuardsContextCreator;
   private readonly guardsConsumer = new GuardsConsumer();
   private readonly filtersContext: McpFiltersContext;
+  private readonly contextUtils = new ContextUtils();
+  /** Per method: its MCP parameters when it is plain (`plainParameters`), `undefined` when it is not. */
+  private readonly plain = new WeakMap<Method, McpParameter[] | undefined>();
+  /** `NEST_MCP_INVOKER=nest`: every call through Nest's `ExternalContextCreator` (the tests prove both paths alike). */
+  private readonly nestPathOnly = process.env.NEST_MCP_INVOKER === 'nest';
 
   constructor(
     private readonly externalContextCreator: ExternalContextCreator,
     modules: ModulesContainer,
-    config: ApplicationConfig,
+    private readonly config: ApplicationConfig,
   ) {
     this.guardsContext = new GuardsContextCreator(containerOf(modules), config);
     this.filtersContext = new McpFiltersContext(modules, config);
@@ -104,10 +143,8 @@ export class NestAdapter {
   /** The method with its guards, interceptors and pipes; its filters resolved for `handleError`. */
   enhance(wrapper: InstanceWrapper, instance: object, methodName: string, classRef: Function, contextId?: ContextId): EnhancedMethod {
     const callback = (Object.getPrototypeOf(instance) as Record<string, Method>)[methodName];
-    const inquirerId = contextId
-      ? wrapper.id
-      : wrapper.host?.entryProviders?.find((item) => item.token === classRef || item.instance === instance)?.id;
-    const moduleKey = wrapper.host?.token ?? this.externalContextCreator.getContextModuleKey(classRef);
+    const inquirerId = inquirerOf(wrapper, instance, classRef, contextId);
+    const moduleKey = this.moduleKeyOf(wrapper, classRef);
     const handler = this.externalContextCreator.create(
       instance,
       callback,
@@ -118,15 +155,82 @@ export class NestAdapter {
       contextId ? wrapper.id : undefined,
       { guards: true, interceptors: true, filters: false },
       MCP_CONTEXT_TYPE,
-    );
+    ) as EnhancedMethod['handler'];
     const scope = contextId ?? STATIC_CONTEXT;
+    const filters = this.filtersContext.create(instance, callback, moduleKey, scope, inquirerId);
     return {
       handler,
       callback,
       instance,
+      direct: false,
       guards: this.guardsContext.create(instance, callback, moduleKey, scope, inquirerId),
-      filters: this.filtersContext.create(instance, callback, moduleKey, scope, inquirerId),
+      filters: () => filters,
     };
+  }
+
+  /**
+   * The method called directly, when nothing would enhance it (`plainMethod`, then `noGlobalEnhancers`
+   * at the time of the call: a global enhancer added later turns the direct path off, as Nest would
+   * see it); `undefined` otherwise, to go through `enhance()`.
+   */
+  direct(wrapper: InstanceWrapper, instance: object, methodName: string, classRef: Function, contextId?: ContextId): EnhancedMethod | undefined {
+    if (this.nestPathOnly || !this.noGlobalEnhancers()) return undefined;
+    const callback = (Object.getPrototypeOf(instance) as Record<string, Method>)[methodName];
+    const parameters = this.plainParameters(instance, callback, methodName, classRef);
+    if (!parameters) return undefined;
+    let filters: ExceptionFilterMetadata[] | undefined;
+    return {
+      handler: directHandler(instance, callback, parameters),
+      callback,
+      instance,
+      direct: true,
+      guards: [],
+      filters: () =>
+        (filters ??= this.filtersContext.create(
+          instance,
+          callback,
+          this.moduleKeyOf(wrapper, classRef),
+          contextId ?? STATIC_CONTEXT,
+          inquirerOf(wrapper, instance, classRef, contextId),
+        )),
+    };
+  }
+
+  /** No global guard, interceptor or pipe (static, or request-scoped such as an `APP_GUARD` with `Scope.REQUEST`). */
+  noGlobalEnhancers(): boolean {
+    const config = this.config;
+    return (
+      config.getGlobalGuards().length === 0 &&
+      config.getGlobalRequestGuards().length === 0 &&
+      config.getGlobalInterceptors().length === 0 &&
+      config.getGlobalRequestInterceptors().length === 0 &&
+      config.getGlobalPipes().length === 0 &&
+      config.getGlobalRequestPipes().length === 0
+    );
+  }
+
+  /**
+   * The method's MCP parameters when neither its class nor the method carries guards, interceptors or
+   * pipes, and no parameter has pipes or a custom decorator (which needs an ExecutionContext); else
+   * `undefined`. Metadata is fixed once the classes are declared, so the answer is kept per method.
+   */
+  private plainParameters(instance: object, callback: Method, methodName: string, classRef: Function): McpParameter[] | undefined {
+    const known = this.plain.get(callback);
+    if (known !== undefined || this.plain.has(callback)) return known;
+    const classes = new Set([classRef, (instance as { constructor: Function }).constructor, (Object.getPrototypeOf(instance) as { constructor: Function }).constructor]);
+    const enhanced = [GUARDS_METADATA, INTERCEPTORS_METADATA, PIPES_METADATA].some(
+      (key) => hasEntries(Reflect.getMetadata(key, callback)) || [...classes].some((target) => hasEntries(Reflect.getMetadata(key, target))),
+    );
+    const metadata = (this.contextUtils.reflectCallbackMetadata(instance, methodName, MCP_PARAM_ARGS_METADATA) ?? {}) as ParamMetadata;
+    const keys = Object.keys(metadata);
+    const plain = !enhanced && keys.every((key) => !key.includes(CUSTOM_ROUTE_ARGS_METADATA) && !hasEntries(metadata[key].pipes));
+    const parameters = plain ? keys.map((key) => ({ index: metadata[key].index, type: Number(this.contextUtils.mapParamType(key)), data: metadata[key].data })) : undefined;
+    this.plain.set(callback, parameters);
+    return parameters;
+  }
+
+  private moduleKeyOf(wrapper: InstanceWrapper, classRef: Function): string {
+    return wrapper.host?.token ?? this.externalContextCreator.getContextModuleKey(classRef);
   }
 
   /** Runs only the guards, as `create()` does before the method; false when one denies. */
@@ -139,7 +243,7 @@ export class NestAdapter {
    * (`undefined`: no filter, or it declined); a filter that throws replaces the error.
    */
   async filter(method: EnhancedMethod, error: unknown, args: unknown[]): Promise<unknown> {
-    const selected = selectExceptionFilterMetadata(method.filters, error);
+    const selected = selectExceptionFilterMetadata(method.filters(), error);
     if (!selected) return undefined;
     const host = new ExecutionContextHost(args, method.instance.constructor as never, method.callback);
     host.setType(MCP_CONTEXT_TYPE);
@@ -150,4 +254,36 @@ export class NestAdapter {
   loadPerContext(wrapper: InstanceWrapper, contextId: ContextId): Promise<object> {
     return this.injector.loadPerContext(wrapper.instance as object, wrapper.host!, wrapper.host!.providers, contextId, wrapper);
   }
+}
+
+/** Whose enhancers a context creator resolves: the scoped wrapper itself, or the module's entry provider of the class. */
+function inquirerOf(wrapper: InstanceWrapper, instance: object, classRef: Function, contextId: ContextId | undefined): string | undefined {
+  if (contextId) return wrapper.id;
+  return wrapper.host?.entryProviders?.find((item) => item.token === classRef || item.instance === instance)?.id;
+}
+
+function hasEntries(value: unknown): boolean {
+  return Array.isArray(value) && value.length > 0;
+}
+
+/**
+ * What `ExternalContextCreator.create()` does for a method with no enhancer, without its per-call
+ * closures: a method without MCP parameters gets the invocation itself; otherwise the call's
+ * preparation runs (once, as the first parameter's extraction would start it), then each parameter is
+ * read into an array of `undefined`s as long as the highest index. An Observable result gives its last value.
+ */
+function directHandler(instance: object, callback: Method, parameters: McpParameter[]): EnhancedMethod['handler'] {
+  if (parameters.length === 0) return async (invocation) => settle(await callback.call(instance, invocation));
+  const length = Math.max(...parameters.map((parameter) => parameter.index)) + 1;
+  return async (invocation) => {
+    await prepareInvocation(invocation);
+    const args: unknown[] = new Array(length);
+    for (let i = 0; i < length; i++) args[i] = undefined;
+    for (const parameter of parameters) args[parameter.index] = mcpParamValue(parameter.type, parameter.data, invocation);
+    return settle(await callback.apply(instance, args));
+  };
+}
+
+function settle(result: unknown): unknown {
+  return isObservable(result) ? lastValueFrom(result) : result;
 }

@@ -103,7 +103,8 @@ export class McpCallPipeline {
   async find<E extends Callable>(family: CallFamily<E>, call: McpCall, params: JsonObject): Promise<Found<E>> {
     const found = family.find(params);
     const listed = found.listed;
-    if (listed && !(await canSee(call, listed.entry, listed.kind))) throw listed.unknown();
+    // Only a `hideWhenDenied` entry has guards to ask (the common lookup awaits nothing).
+    if (listed?.entry.canList && !(await canSee(call, listed.entry, listed.kind))) throw listed.unknown();
     return found;
   }
 
@@ -126,7 +127,11 @@ export class McpCallPipeline {
   private async invoke<E extends Callable>(family: CallFamily<E>, call: McpCall, params: JsonObject, found: Found<E>, taskRounds?: CallRounds): Promise<Outcome> {
     let rounds: CallRounds | undefined;
     let inputRounds: InputRounds | undefined;
+    // A call that carries neither requestState nor inputResponses has nothing to claim or replay: its
+    // rounds are made when the method first asks (most calls never do).
+    let roundsOnDemand = false;
     const ask: AskInputs = (requests) => {
+      if (!rounds && roundsOnDemand) rounds = inputRounds = this.inputRounds(family.method, found.target, call, params);
       if (!rounds) throw new Error(CANNOT_ASK);
       return rounds.ask(requests);
     };
@@ -145,6 +150,7 @@ export class McpCallPipeline {
       invocation.arguments = checked.arguments;
       invocation.dto = checked.dto;
       if (taskRounds) rounds = taskRounds;
+      else if (family.canAsk && params.requestState == null && params.inputResponses === undefined) roundsOnDemand = true;
       else if (family.canAsk) rounds = inputRounds = await this.openInputRounds(family.method, found.target, call, params);
     });
     try {
@@ -172,9 +178,13 @@ export class McpCallPipeline {
 
   /** Bound to the method, the target, the arguments as sent and the user; a requestState is claimed here, once. */
   private async openInputRounds(method: string, target: string, call: McpCall, params: JsonObject): Promise<InputRounds> {
-    const boundTo = { method, target, arguments: params.arguments ?? {}, principal: principalOf(call.httpRequest) };
-    const rounds = new InputRounds(this.requestState, boundTo, params, call.meta.clientCapabilities);
+    const rounds = this.inputRounds(method, target, call, params);
     await rounds.claimState();
     return rounds;
+  }
+
+  private inputRounds(method: string, target: string, call: McpCall, params: JsonObject): InputRounds {
+    const boundTo = { method, target, arguments: params.arguments ?? {}, principal: principalOf(call.httpRequest) };
+    return new InputRounds(this.requestState, boundTo, params, call.meta.clientCapabilities);
   }
 }

@@ -4,13 +4,16 @@ import type { RequestId } from '../../protocol/wire.types.js';
 import { retryAfterHeader } from '../../store/store-limits.js';
 
 /** Answers with one JSON body. Once the headers went out (an SSE stream began), it can only end the response. */
-export function writeJson(res: ServerResponse, status: number, body: unknown, headers: OutgoingHttpHeaders = {}): void {
+export function writeJson(res: ServerResponse, status: number, body: unknown, headers?: OutgoingHttpHeaders): void {
   if (res.headersSent) {
     res.end();
     return;
   }
   const text = JSON.stringify(body);
-  res.writeHead(status, { ...retryAfterHeader(status, body), ...headers, 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(text) });
+  const length = Buffer.byteLength(text);
+  // The common answer (a result, no header of its own) is written without merging header objects.
+  if (!headers && status !== 503 && status !== 429) res.writeHead(status, { 'Content-Type': 'application/json', 'Content-Length': length });
+  else res.writeHead(status, { ...retryAfterHeader(status, body), ...headers, 'Content-Type': 'application/json', 'Content-Length': length });
   res.end(text);
 }
 

@@ -1,9 +1,8 @@
 import { Inject, Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Subscription } from 'rxjs';
 import { MCP_SETTINGS } from '../../mcp.constants.js';
 import type { McpSettings } from '../../config/mcp-settings.js';
-import { McpDispatcher, type OutboundMessage, type TransportFacts } from '../../dispatch/mcp.dispatcher.js';
+import { McpDispatcher, type OutboundMessage, type OutboundSink, type TransportFacts } from '../../dispatch/mcp.dispatcher.js';
 import { InvalidRequestError, ShuttingDownError } from '../../protocol/mcp.error.js';
 import { principalOf } from '../../auth/mcp-auth-info.js';
 import { McpEras, NeitherEraError, type EraClues, type McpSession } from '../../era/index.js';
@@ -192,11 +191,11 @@ export class McpHttpTransport implements OnModuleDestroy {
 
   private serve(request: JsonRpcRequest, req: HttpRequest, res: ServerResponse, facts: TransportFacts): void {
     let streaming = false;
-    let subscription: Subscription | undefined = undefined;
+    let stop: (() => void) | undefined;
     let stopKeepAlive = () => {};
     // A result right behind a progress event waits a moment (ResultPacing): bridges such as mcp-remote
     // relay both to a stdio client in one write, which loses the progress event then.
-    const pacing = new ResultPacing();
+    let pacing: ResultPacing | undefined;
     let resultHeld = false;
     const counted = request.method !== 'subscriptions/listen';
     if (counted) this.serving++;
@@ -205,12 +204,12 @@ export class McpHttpTransport implements OnModuleDestroy {
       if (done) return;
       done = true;
       stopKeepAlive();
-      pacing.cancel();
+      pacing?.cancel();
       if (counted) this.serving--;
     };
     res.on('close', () => {
       finish();
-      if (!res.writableFinished) subscription?.unsubscribe();
+      if (!res.writableFinished) stop?.();
     });
     const endStream = (last: JsonRpcMessage) => {
       if (res.destroyed) return finish();
@@ -218,40 +217,53 @@ export class McpHttpTransport implements OnModuleDestroy {
       finish();
       res.end();
     };
-    subscription = this.dispatcher
-      .dispatch(request, facts)
-      .subscribe({
-        complete: () => {
-          // The held result ends the response when its pause is over.
-          if (resultHeld) return;
-          finish();
-          // Completed without a response (the call was cancelled): nothing more is sent.
-          if (!res.writableEnded) {
-            if (!res.headersSent) res.statusCode = 204;
-            res.end();
-          }
-        },
-        next: (outbound: OutboundMessage) => {
-          if (res.destroyed || resultHeld) return;
-          if (outbound.kind === 'response' && !streaming) {
-            writeJson(res, outbound.httpStatus, outbound.message);
-            return;
-          }
-          if (!streaming) {
-            streaming = true;
-            res.writeHead(200, EVENT_STREAM_HEADERS);
-            // Long-lived streams (subscriptions/listen) get comment keep-alives so proxies keep them open.
-            stopKeepAlive = keepAlive(res);
-          }
-          if (outbound.kind !== 'response') {
-            res.write(sseEvent(outbound.message), pacing.notificationWrite());
-            return;
-          }
-          resultHeld = pacing.holdsResult(() => endStream(outbound.message));
-          if (!resultHeld) endStream(outbound.message);
-        },
-      });
+    const sink: OutboundSink = {
+      complete: () => {
+        // The held result ends the response when its pause is over.
+        if (resultHeld) return;
+        finish();
+        // Completed without a response (the call was cancelled): nothing more is sent.
+        if (!res.writableEnded) {
+          if (!res.headersSent) res.statusCode = 204;
+          res.end();
+        }
+      },
+      next: (outbound: OutboundMessage) => {
+        if (res.destroyed || resultHeld) return;
+        if (outbound.kind === 'response' && !streaming) {
+          writeJson(res, outbound.httpStatus, outbound.message);
+          return;
+        }
+        if (!streaming) {
+          streaming = true;
+          res.writeHead(200, EVENT_STREAM_HEADERS);
+          // Long-lived streams (subscriptions/listen) get comment keep-alives so proxies keep them open.
+          stopKeepAlive = keepAlive(res);
+        }
+        pacing ??= new ResultPacing();
+        if (outbound.kind !== 'response') {
+          res.write(sseEvent(outbound.message), pacing.notificationWrite());
+          return;
+        }
+        resultHeld = pacing.holdsResult(() => endStream(outbound.message));
+        if (!resultHeld) endStream(outbound.message);
+      },
+    };
+    // Progress over SSE and listen streams ride the dispatcher's Observable; the common call, answered
+    // with one JSON body, gets the same messages through the sink alone (no Observable per request).
+    if (request.method === 'subscriptions/listen' || hasProgressToken(request)) {
+      const subscription = this.dispatcher.dispatch(request, facts).subscribe(sink);
+      stop = () => subscription.unsubscribe();
+    } else {
+      stop = this.dispatcher.serve(request, facts, sink);
+    }
   }
+}
+
+/** True when the request asks for progress notifications (`_meta.progressToken`). */
+function hasProgressToken(request: JsonRpcRequest): boolean {
+  const meta = (request.params as { _meta?: { progressToken?: unknown } } | undefined)?._meta;
+  return meta?.progressToken !== undefined;
 }
 
 const UNAWAITED_RESPONSE =

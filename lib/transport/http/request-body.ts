@@ -146,8 +146,9 @@ export async function readJsonBody(req: IncomingMessage, limits: BodyLimits): Pr
   const text = read === UNREADABLE ? undefined : utf8(read.bytes);
   if (text === undefined) return { status: 400, error: new ParseError('Parse error: the body could not be read as UTF-8 JSON') };
   if (text.trim() === '') return { body: undefined };
-  // A text of n characters cannot nest deeper than n/2 levels: short bodies need no scan.
-  if (text.length > limits.maxJsonDepth * 2 && nestsDeeperThan(text, limits.maxJsonDepth)) {
+  // A text of n characters cannot nest deeper than n/2 levels, nor deeper than it has brackets that
+  // open: short bodies and the usual flat ones need no scan.
+  if (text.length > limits.maxJsonDepth * 2 && opensMoreThan(text, limits.maxJsonDepth) && nestsDeeperThan(text, limits.maxJsonDepth)) {
     return { status: 400, error: new InvalidRequestError(`Invalid Request: the body is nested deeper than ${limits.maxJsonDepth} levels`) };
   }
   try {
@@ -193,7 +194,8 @@ function readBytes(req: IncomingMessage, stream: Readable, limit: number, declar
       if (received > limit) return finish(TOO_LARGE);
       chunks.push(chunk);
     };
-    const onEnd = () => finish(declared !== undefined && declared !== received ? UNREADABLE : { bytes: Buffer.concat(chunks, received) });
+    // A small body is one chunk: no copy then.
+    const onEnd = () => finish(declared !== undefined && declared !== received ? UNREADABLE : { bytes: chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, received) });
     const onFailure = () => finish(UNREADABLE);
     // Closed before the whole body came: the client went away mid-body.
     const onClose = () => (req.complete ? undefined : finish(UNREADABLE));
@@ -250,6 +252,15 @@ function afterRefusal(req: IncomingMessage, res: ServerResponse, limits: BodyLim
   draining.add(socket);
   req.on('data', onData).on('end', done).on('close', done);
   req.resume();
+}
+
+/** True when the text has more than `max` opening brackets (`{` and `[`, strings included), counted natively. */
+function opensMoreThan(text: string, max: number): boolean {
+  let count = 0;
+  for (const bracket of ['{', '[']) {
+    for (let at = text.indexOf(bracket); at !== -1; at = text.indexOf(bracket, at + 1)) if (++count > max) return true;
+  }
+  return false;
 }
 
 /** True when arrays and objects in the JSON text nest deeper than `max` (brackets inside strings do not count). */
