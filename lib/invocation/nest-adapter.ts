@@ -25,7 +25,18 @@
  * @internal
  */
 import { Injectable, type CanActivate, type ExceptionFilter } from '@nestjs/common';
-import { EXCEPTION_FILTERS_METADATA, selectExceptionFilterMetadata, type ExceptionFilterMetadata } from '@nestjs/common/internal';
+import { RequestMethod } from '@nestjs/common';
+import {
+  EXCEPTION_FILTERS_METADATA,
+  METHOD_METADATA,
+  PATH_METADATA,
+  RENDER_METADATA,
+  ROUTE_ARGS_METADATA,
+  RouteParamtypes,
+  selectExceptionFilterMetadata,
+  SSE_METADATA,
+  type ExceptionFilterMetadata,
+} from '@nestjs/common/internal';
 import { ApplicationConfig, ExternalContextCreator, ModulesContainer, type ContextId } from '@nestjs/core';
 import {
   BaseExceptionFilterContext,
@@ -38,6 +49,7 @@ import {
 } from '@nestjs/core/internal';
 import { MCP_CONTEXT_TYPE, MCP_PARAM_ARGS_METADATA } from '../mcp.constants.js';
 import { McpParamsFactory } from './mcp-params.factory.js';
+import type { ParamsFactory } from '@nestjs/core';
 
 export { ExecutionContextHost, type ContextId, type InstanceWrapper };
 
@@ -81,6 +93,17 @@ export interface EnhancedMethod {
   filters: ExceptionFilterMetadata[];
   callback: Method;
   instance: object;
+  /** What `context.getType()` says to its guards, interceptors and filters. */
+  contextType: string;
+}
+
+/**
+ * How a method's parameters are filled and what its enhancers see: MCP handlers by default; a
+ * controller route called as a tool (lib/routes) gets its own params factory and `'http'`. @internal
+ */
+export interface ParameterStyle {
+  paramsFactory: ParamsFactory;
+  contextType: string;
 }
 
 /** @internal */
@@ -102,7 +125,8 @@ export class NestAdapter {
   }
 
   /** The method with its guards, interceptors and pipes; its filters resolved for `handleError`. */
-  enhance(wrapper: InstanceWrapper, instance: object, methodName: string, classRef: Function, contextId?: ContextId): EnhancedMethod {
+  enhance(wrapper: InstanceWrapper, instance: object, methodName: string, classRef: Function, contextId?: ContextId, style?: ParameterStyle): EnhancedMethod {
+    const contextType = style?.contextType ?? MCP_CONTEXT_TYPE;
     const callback = (Object.getPrototypeOf(instance) as Record<string, Method>)[methodName];
     const inquirerId = contextId
       ? wrapper.id
@@ -113,17 +137,18 @@ export class NestAdapter {
       callback,
       methodName,
       MCP_PARAM_ARGS_METADATA,
-      this.paramsFactory,
+      style?.paramsFactory ?? this.paramsFactory,
       contextId,
       contextId ? wrapper.id : undefined,
       { guards: true, interceptors: true, filters: false },
-      MCP_CONTEXT_TYPE,
+      contextType,
     );
     const scope = contextId ?? STATIC_CONTEXT;
     return {
       handler,
       callback,
       instance,
+      contextType,
       guards: this.guardsContext.create(instance, callback, moduleKey, scope, inquirerId),
       filters: this.filtersContext.create(instance, callback, moduleKey, scope, inquirerId),
     };
@@ -131,7 +156,7 @@ export class NestAdapter {
 
   /** Runs only the guards, as `create()` does before the method; false when one denies. */
   canActivate(method: EnhancedMethod, args: unknown[]): Promise<boolean> {
-    return this.guardsConsumer.tryActivate(method.guards, args, method.instance, method.callback, MCP_CONTEXT_TYPE);
+    return this.guardsConsumer.tryActivate(method.guards, args, method.instance, method.callback, method.contextType);
   }
 
   /**
@@ -142,7 +167,7 @@ export class NestAdapter {
     const selected = selectExceptionFilterMetadata(method.filters, error);
     if (!selected) return undefined;
     const host = new ExecutionContextHost(args, method.instance.constructor as never, method.callback);
-    host.setType(MCP_CONTEXT_TYPE);
+    host.setType(method.contextType);
     return await selected.func(error, host);
   }
 
@@ -150,4 +175,66 @@ export class NestAdapter {
   loadPerContext(wrapper: InstanceWrapper, contextId: ContextId): Promise<object> {
     return this.injector.loadPerContext(wrapper.instance as object, wrapper.host!, wrapper.host!.providers, contextId, wrapper);
   }
+}
+
+/** What a controller route parameter receives, named as Nest's `RouteParamtypes` are; `mcp` is one of this module's own. @internal */
+export type RouteParamKind =
+  | 'request' | 'response' | 'next' | 'body' | 'query' | 'param' | 'headers' | 'session'
+  | 'file' | 'files' | 'host' | 'ip' | 'rawBody' | 'custom' | 'mcp';
+
+/** What a numeric parameter type (Nest's `RouteParamtypes`, or an MCP one) stands for. @internal */
+export function routeParamKind(type: number): RouteParamKind {
+  // createParamDecorator() keys are `<id>__customRouteArgs__:<index>`: not a number.
+  if (Number.isNaN(type)) return 'custom';
+  // The enum's own names, camel-cased: RAW_BODY → rawBody. A number past them is one of MCP's (100 and up).
+  const name = (RouteParamtypes as unknown as Record<number, string | undefined>)[type];
+  return name ? (name.toLowerCase().replace(/_(\w)/g, (_, letter: string) => letter.toUpperCase()) as RouteParamKind) : 'mcp';
+}
+
+/** One parameter of a route handler, as its decorator recorded it. @internal */
+export interface RouteParam {
+  index: number;
+  kind: RouteParamKind;
+  /** The numeric type Nest's params factory is asked for (RouteParamtypes, or an MCP one). */
+  type: number;
+  data: unknown;
+  pipes: readonly unknown[];
+}
+
+/** A controller method's HTTP route, read from Nest's own metadata. @internal */
+export interface RouteMetadata {
+  method: string;
+  /** The controller's path(s) and the method's, joined (the first of each when several). */
+  path: string;
+  params: RouteParam[];
+  /** `@Sse()`: an event stream, which no tool result can carry. */
+  sse: boolean;
+  /** `@Render()`: a view, not JSON. */
+  render: boolean;
+}
+
+/** The route of a controller method (`@Get()`, `@Post()`, …), or undefined when it is not a route handler. @internal */
+export function readRoute(controller: Function, methodName: string, handler: Function): RouteMetadata | undefined {
+  const methodPath: unknown = Reflect.getMetadata(PATH_METADATA, handler);
+  const method: unknown = Reflect.getMetadata(METHOD_METADATA, handler);
+  if (methodPath === undefined || method === undefined) return undefined;
+  const first = (path: unknown): string => (Array.isArray(path) ? String(path[0] ?? '') : typeof path === 'string' ? path : '');
+  const path = ['', first(Reflect.getMetadata(PATH_METADATA, controller)), first(methodPath)]
+    .join('/')
+    .replace(/\/+/g, '/')
+    .replace(/(.)\/$/, '$1');
+  const raw: Record<string, { index: number; data?: unknown; pipes?: unknown[] }> = Reflect.getMetadata(ROUTE_ARGS_METADATA, controller, methodName) ?? {};
+  const params = Object.entries(raw)
+    .map(([key, value]) => {
+      const type = Number(key.split(':')[0]);
+      return { index: value.index, kind: routeParamKind(type), type, data: value.data, pipes: value.pipes ?? [] };
+    })
+    .sort((a, b) => a.index - b.index);
+  return {
+    method: RequestMethod[method as number] ?? 'GET',
+    path,
+    params,
+    sse: Reflect.getMetadata(SSE_METADATA, handler) === true,
+    render: Reflect.getMetadata(RENDER_METADATA, handler) !== undefined,
+  };
 }
