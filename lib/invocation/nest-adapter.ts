@@ -132,7 +132,7 @@ export class NestAdapter {
       ? wrapper.id
       : wrapper.host?.entryProviders?.find((item) => item.token === classRef || item.instance === instance)?.id;
     const moduleKey = wrapper.host?.token ?? this.externalContextCreator.getContextModuleKey(classRef);
-    const handler = this.externalContextCreator.create(
+    const handler = this.contextCreatorFor(wrapper, moduleKey).create(
       instance,
       callback,
       methodName,
@@ -152,6 +152,18 @@ export class NestAdapter {
       guards: this.guardsContext.create(instance, callback, moduleKey, scope, inquirerId),
       filters: this.filtersContext.create(instance, callback, moduleKey, scope, inquirerId),
     };
+  }
+
+  /**
+   * `ExternalContextCreator` finds a method's module among the modules' *providers*: a controller's
+   * module is never found there, and then every guard, interceptor and pipe given by class
+   * (`@UseGuards(RolesGuard)`, `ParseIntPipe`) resolves to nothing and is silently left out. For a
+   * controller, the creator is asked through an object that names its module (what `create()` reads,
+   * synchronously, before anything else); everything else is the shared creator's.
+   */
+  private contextCreatorFor(wrapper: InstanceWrapper, moduleKey: string): ExternalContextCreator {
+    if (!wrapper.host?.controllers.has(wrapper.token)) return this.externalContextCreator;
+    return Object.create(this.externalContextCreator, { getHostModuleKey: { value: () => moduleKey } }) as ExternalContextCreator;
   }
 
   /** Runs only the guards, as `create()` does before the method; false when one denies. */

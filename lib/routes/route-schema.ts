@@ -105,7 +105,8 @@ function bodyLayout(
 }
 
 /**
- * A path, query or body value's schema from its pipes, as the REST call would convert it:
+ * A path, query or body value's schema from its pipes, as the REST call would convert it (`required`:
+ * a path parameter, or a body field, always is):
  * `ParseIntPipe` → integer, `ParseUUIDPipe` → uuid string, `ParseEnumPipe` → its values, … Without
  * a converting pipe, from its TypeScript type (the value arrives as a string, as in a URL).
  */
@@ -124,9 +125,11 @@ function pipedSchema(pipes: readonly unknown[], type: unknown, required: boolean
     const converted = convertedSchema(pipe, options?.items);
     if (converted) schema = { ...converted, ...(schema?.default !== undefined ? { default: schema.default } : {}) };
   }
+  // A converting pipe refuses a missing value (unless `optional`), so the REST call needs it too.
+  const converts = schema?.type !== undefined || schema?.enum !== undefined;
   return {
     schema: schema ?? (isDtoClass(type) ? schemaForDesignType(type) : primitiveSchema(type)),
-    required: required && !optional && schema?.default === undefined,
+    required: (required || converts) && !optional && schema?.default === undefined,
   };
 }
 

@@ -37,7 +37,9 @@ export class NotesController {
   @UseGuards(EditorRoleGuard)
   @McpTool({ name: 'notes_update', description: 'Changes the title or text of a note (editors only)', output: NoteDto })
   update(@Param('id', ParseIntPipe) id: number, @Body() dto: UpdateNoteDto): NoteDto {
-    const note = { ...this.find(id), ...dto };
+    // Only what was sent: the DTO's absent fields are own properties set to undefined.
+    const changes = Object.fromEntries(Object.entries(dto).filter(([, value]) => value !== undefined));
+    const note = { ...this.find(id), ...changes };
     this.notes.set(id, note);
     return note;
   }
