@@ -56,20 +56,20 @@ export function buildRouteInput(route: RouteMetadata, paramTypes: readonly unkno
           into.push(property);
           named.push({ name: property, schema, required: required.has(property) });
         }
-      } else if (param.kind === 'param') {
-        // `@Param() params`: the path's own `:name` segments.
-        for (const segment of pathParameters(route.path)) {
-          if (params.includes(segment)) continue;
-          params.push(segment);
-          named.push({ name: segment, schema: { type: 'string' } });
-        }
-      } else openQuery = true;
+      } else if (param.kind === 'query') openQuery = true;
+      // `@Param() params` of no class: the path's own `:name` segments, added below.
     } else if (param.kind === 'body') {
       if (name !== undefined) {
         bodyFields.push(name);
         named.push({ name, ...pipedSchema(param.pipes, type, true) });
       } else wholeBody = { type };
     }
+  }
+  // Every `:name` of the path is an argument, read by a parameter or not: the URL (and a guard reading `params`) has it.
+  for (const segment of pathParameters(route.path)) {
+    if (params.includes(segment)) continue;
+    params.push(segment);
+    named.push({ name: segment, schema: { type: 'string' } });
   }
   const body = bodyLayout(wholeBody, bodyFields, named, [...params, ...query]);
   const inputSchema = composeObjectSchema(body.extra ? [...named, ...body.extra] : named, { where: `route tool ${source}` }) as Tool['inputSchema'];
