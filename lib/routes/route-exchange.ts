@@ -96,7 +96,10 @@ export function routeExchange(invocation: McpInvocation, layout: RouteLayout, me
   const parts = requestParts(invocation.arguments, layout);
   const base = typeof invocation.httpRequest === 'object' && invocation.httpRequest !== null ? invocation.httpRequest : { headers: {} };
   const request = Object.create(base) as RouteRequest;
-  const search = new URLSearchParams(Object.entries(parts.query).flatMap(([key, value]) => (Array.isArray(value) ? value.map((item) => [key, String(item)]) : typeof value === 'string' ? [[key, value]] : []))).toString();
+  const pairs = Object.entries(parts.query).flatMap(([key, value]): [string, string][] =>
+    Array.isArray(value) ? value.map((item): [string, string] => [key, String(item)]) : typeof value === 'string' ? [[key, value]] : [],
+  );
+  const search = new URLSearchParams(pairs).toString();
   const url = `${fillPath(path, parts.params)}${search ? `?${search}` : ''}`;
   const own = { method, url, originalUrl: url, path: url.split('?')[0], params: parts.params, query: parts.query, body: parts.body, [INVOCATION]: invocation };
   // Defined, not assigned: Express's request prototype has getter-only properties (`path`, `query`).
