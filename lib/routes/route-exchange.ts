@@ -90,20 +90,29 @@ export class RouteResponse {
  * middleware or guards set) are inherited from it; method, URL, path parameters, query and body are
  * the route's, from the tool's arguments. On stdio there is no HTTP request under it.
  */
-export function routeExchange(invocation: McpInvocation, layout: RouteLayout, method: string, path: string): [RouteRequest, RouteResponse] {
+export function routeExchange(invocation: McpInvocation, layout: RouteLayout, method: string, routePath: string): [RouteRequest, RouteResponse] {
   const held = invocation as McpInvocation & { [EXCHANGE]?: [RouteRequest, RouteResponse] };
   if (held[EXCHANGE]) return held[EXCHANGE];
   const parts = requestParts(invocation.arguments, layout);
   const base = typeof invocation.httpRequest === 'object' && invocation.httpRequest !== null ? invocation.httpRequest : { headers: {} };
-  const request = Object.create(base) as RouteRequest;
-  const pairs = Object.entries(parts.query).flatMap(([key, value]): [string, string][] =>
+  const entries = Object.entries(parts.query);
+  const pairs = entries.flatMap(([key, value]): [string, string][] =>
     Array.isArray(value) ? value.map((item): [string, string] => [key, String(item)]) : typeof value === 'string' ? [[key, value]] : [],
   );
-  const search = new URLSearchParams(pairs).toString();
-  const url = `${fillPath(path, parts.params)}${search ? `?${search}` : ''}`;
-  const own = { method, url, originalUrl: url, path: url.split('?')[0], params: parts.params, query: parts.query, body: parts.body, [INVOCATION]: invocation };
-  // Defined, not assigned: Express's request prototype has getter-only properties (`path`, `query`).
-  for (const key of Reflect.ownKeys(own)) Object.defineProperty(request, key, { value: own[key as keyof typeof own], writable: true, enumerable: true, configurable: true });
+  const path = fillPath(routePath, parts.params);
+  const url = pairs.length > 0 ? `${path}?${new URLSearchParams(pairs).toString()}` : path;
+  const own = (value: unknown): PropertyDescriptor => ({ value, writable: true, enumerable: true, configurable: true });
+  // Own properties over the MCP request: defined, not assigned, as Express's request prototype has getter-only ones (`path`, `query`).
+  const request = Object.create(base, {
+    method: own(method),
+    url: own(url),
+    originalUrl: own(url),
+    path: own(path),
+    params: own(parts.params),
+    query: own(parts.query),
+    body: own(parts.body),
+    [INVOCATION]: own(invocation),
+  }) as RouteRequest;
   const exchange: [RouteRequest, RouteResponse] = [request, new RouteResponse()];
   // On the invocation itself (a symbol key, unseen by JSON), as its preparation is: see mcp-invocation.ts.
   Object.defineProperty(held, EXCHANGE, { value: exchange, configurable: true });
