@@ -19,11 +19,16 @@ import {
   ParseUUIDPipe,
   Post,
   Query,
+  Req,
   Res,
+  UseGuards,
+  type CanActivate,
+  type ExecutionContext,
   Sse,
   UseFilters,
   type ExceptionFilter,
 } from '@nestjs/common';
+import { APP_GUARD } from '@nestjs/core';
 import { PassThrough } from 'node:stream';
 import { bootstrapStdio, McpModule, McpTool } from '../lib/index.js';
 import { AppModule } from '../sample/app.module.js';
@@ -263,7 +268,41 @@ class ThingsController {
   }
 }
 
-@Module({ imports: [McpModule.forRoot({ name: 'things', version: '1.0.0' })], controllers: [ThingsController] })
+type Who = { headers: Record<string, unknown>; user?: { name: string; roles: string[] } };
+
+/** The app's own authentication, as a global guard: it sets `req.user` (here from a header, for the test). */
+class IdentityGuard implements CanActivate {
+  canActivate(context: ExecutionContext): boolean {
+    if (context.getType() !== 'http') return true;
+    const request = context.switchToHttp().getRequest<Who>();
+    const name = request.headers['x-user'];
+    if (typeof name === 'string') request.user = { name, roles: name === 'ada' ? ['admin'] : [] };
+    return true;
+  }
+}
+
+/** A REST role guard reading `req.user`. */
+class AdminGuard implements CanActivate {
+  canActivate(context: ExecutionContext): boolean {
+    return context.switchToHttp().getRequest<Who>().user?.roles.includes('admin') === true;
+  }
+}
+
+@Controller('me')
+class MeController {
+  @Get()
+  @UseGuards(AdminGuard)
+  @McpTool({ name: 'whoami', description: 'Who is asking (admins only)' })
+  whoami(@Req() request: Who) {
+    return { name: request.user?.name };
+  }
+}
+
+@Module({
+  imports: [McpModule.forRoot({ name: 'things', version: '1.0.0' })],
+  controllers: [ThingsController, MeController],
+  providers: [{ provide: APP_GUARD, useClass: IdentityGuard }],
+})
 class ThingsModule {}
 
 describe('route tools: pipes in the schema, a REST filter, a 5xx, stdio, and refused routes', () => {
@@ -307,6 +346,15 @@ describe('route tools: pipes in the schema, a REST filter, a 5xx, stdio, and ref
     expect(call.body.result.content[0].text).toMatch(/^Internal error \(ref [0-9a-f]+\)$/);
     expect(call.body.result.content[0].text).not.toContain('disk full');
     expect(errors.some((line) => line.includes('server fault: disk full'))).toBe(true);
+  });
+
+  it('a guard reading req.user sees the MCP caller, as it sees the REST caller', async () => {
+    const asked = (user: string) => postMcp(started.url, rpc('tools/call', { name: 'whoami', arguments: {} }), { headers: { 'x-user': user } });
+    expect((await asked('ada')).body.result.structuredContent).toEqual({ name: 'ada' });
+    expect((await asked('bob')).body.error).toEqual({ code: FORBIDDEN, message: 'Forbidden resource' });
+    const rest = (user: string) => fetch(`${started.baseUrl}/me`, { headers: { 'x-user': user } });
+    expect(await (await rest('ada')).json()).toEqual({ name: 'ada' });
+    expect((await rest('bob')).status).toBe(403);
   });
 
   it('over stdio the route tool runs too (there is no HTTP request under it)', async () => {
