@@ -114,10 +114,10 @@ export class McpExplorer implements OnModuleInit, OnApplicationBootstrap {
   /** Every method of every provider and controller instance (aliases and value providers of primitives skipped). */
   private discoverMethods(): DiscoveredMethod[] {
     const found: DiscoveredMethod[] = [];
-    const controllers = this.discovery.getControllers();
+    const controllers = new Set(this.discovery.getControllers());
     for (const wrapper of [...this.discovery.getProviders(), ...controllers]) {
       const { instance } = wrapper;
-      const controller = controllers.includes(wrapper);
+      const controller = controllers.has(wrapper);
       if (wrapper.isAlias || !instance || typeof instance !== 'object') continue;
       const prototype = Object.getPrototypeOf(instance);
       if (!prototype || prototype === Object.prototype) continue;
