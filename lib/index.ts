@@ -13,6 +13,7 @@ export { McpAppResource, McpUi, type McpAppCsp, type McpAppResourceOptions, type
 export * from './interfaces/index.js';
 export * from './context/index.js';
 export { McpExecutionContext, type McpContextType } from './invocation/mcp-execution-context.js';
+export { mcpInvocationOf } from './routes/index.js';
 export { McpRegistry, type McpChange, type McpListKind } from './registry/mcp.registry.js';
 export { McpFleet } from './registry/change-notifications.js';
 export {

@@ -8,6 +8,7 @@ import { McpAuthService } from './auth/mcp-auth.service.js';
 import { createProtectedResourceController } from './transport/http/protected-resource.controller.js';
 import { McpMetadataAccessor } from './discovery/mcp-metadata.accessor.js';
 import { McpExplorer } from './discovery/mcp.explorer.js';
+import { McpRouteTools } from './routes/index.js';
 import { McpRegistry } from './registry/mcp.registry.js';
 import { McpInvokerFactory } from './invocation/invoker.factory.js';
 import { NestAdapter } from './invocation/nest-adapter.js';
@@ -112,6 +113,7 @@ function withRuntime(definition: DynamicModule, declaredIn: string | undefined):
     McpChangeFanOut,
     McpFleet,
     McpExplorer,
+    McpRouteTools,
     McpSkills,
     NestAdapter,
     McpInvokerFactory,

@@ -1,5 +1,6 @@
-import { Module } from '@nestjs/common';
+import { Module, ValidationPipe } from '@nestjs/common';
 import { ConfigModule } from '@nestjs/config';
+import { APP_PIPE } from '@nestjs/core';
 import { McpModule } from 'nest-mcp';
 import { BillingService } from './tools/billing.service.js';
 import { InteractiveTools } from './tools/interactive.tools.js';
@@ -9,6 +10,7 @@ import { GreetingTools } from './tools/greeting.tools.js';
 import { ReviewPrompts } from './prompts/review.prompts.js';
 import { DocsResources } from './resources/docs.resources.js';
 import { ForecastTools } from './apps/forecast.tools.js';
+import { NotesController } from './rest/notes.controller.js';
 
 @Module({
   imports: [
@@ -23,6 +25,19 @@ import { ForecastTools } from './apps/forecast.tools.js';
       skills: { directory: new URL('skills', import.meta.url) },
     }),
   ],
-  providers: [GreetingTools, UserTools, InteractiveTools, ReportTools, BillingService, ReviewPrompts, DocsResources, ForecastTools],
+  // A REST resource whose routes are also tools (sample/rest/).
+  controllers: [NotesController],
+  providers: [
+    GreetingTools,
+    UserTools,
+    InteractiveTools,
+    ReportTools,
+    BillingService,
+    ReviewPrompts,
+    DocsResources,
+    ForecastTools,
+    // The API's validation, for REST requests and route tools alike.
+    { provide: APP_PIPE, useValue: new ValidationPipe({ whitelist: true, forbidNonWhitelisted: true, transform: true }) },
+  ],
 })
 export class AppModule {}

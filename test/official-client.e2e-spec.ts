@@ -41,7 +41,7 @@ describe('official @modelcontextprotocol/client against the sample app', () => {
   it('lists the sample tools', async () => {
     const { tools, nextCursor } = await client.listTools();
     expect(nextCursor).toBeUndefined();
-    expect(tools.map((tool) => tool.name)).toEqual(['hello', 'echo', 'notify', 'shout', 'create-user', 'process', 'onboard', 'upgrade-plan', 'wizard', 'quarterly-report', 'forecast']);
+    expect(tools.map((tool) => tool.name)).toEqual(['hello', 'echo', 'notify', 'shout', 'create-user', 'process', 'onboard', 'upgrade-plan', 'wizard', 'quarterly-report', 'forecast', 'notes_list', 'notes_get', 'notes_create', 'notes_update', 'notes_delete', 'notes_import']);
     for (const tool of tools) assertMatchesDef(plain(tool), 'Tool');
     const hello = tools.find((tool) => tool.name === 'hello');
     expect(hello?.outputSchema).toEqual({ type: 'object', properties: { message: { type: 'string', description: 'The greeting' } }, required: ['message'] });

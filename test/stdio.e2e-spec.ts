@@ -97,7 +97,7 @@ describe('stdio: the official @modelcontextprotocol/client against the sample', 
 
   it('lists the sample tools', async () => {
     const { tools } = await client.listTools();
-    expect(tools.map((tool) => tool.name)).toEqual(['hello', 'echo', 'notify', 'shout', 'create-user', 'process', 'onboard', 'upgrade-plan', 'wizard', 'quarterly-report', 'forecast']);
+    expect(tools.map((tool) => tool.name)).toEqual(['hello', 'echo', 'notify', 'shout', 'create-user', 'process', 'onboard', 'upgrade-plan', 'wizard', 'quarterly-report', 'forecast', 'notes_list', 'notes_get', 'notes_create', 'notes_update', 'notes_delete', 'notes_import']);
   });
 
   it('calls hello (structuredContent)', async () => {
@@ -263,7 +263,7 @@ describe('stdio: raw pipes', () => {
     // stderr is a separate pipe: its data can arrive after the stdout line that answers the call.
     await server.stderr.contains('notification: to stderr');
     expect(server.stderr.text).toContain('MCP server listening on stdio');
-    expect(server.stderr.text).toContain('Mapped 11 tool(s)');
+    expect(server.stderr.text).toContain('Mapped 17 tool(s)');
   });
 
   it('notifications/cancelled stops a request: nothing more is written for it', async () => {

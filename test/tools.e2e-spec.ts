@@ -7,7 +7,8 @@ import { callMcp, postMcp, rpc, startApp, startupFailure, type Json, type Starte
 import { assertErrorResponse, assertMatchesDef, assertResultResponse } from './support/wire-schema.js';
 
 const FIXTURE_SAMPLE_TOOLS = ['hello', 'echo', 'notify', 'shout', 'create-user', 'process', 'onboard', 'upgrade-plan', 'wizard'];
-const SAMPLE_TOOLS = [...FIXTURE_SAMPLE_TOOLS, 'quarterly-report', 'forecast'];
+// The sample's provider tools, then the routes of its REST controller (sample/rest/), also tools.
+const SAMPLE_TOOLS = [...FIXTURE_SAMPLE_TOOLS, 'quarterly-report', 'forecast', 'notes_list', 'notes_get', 'notes_create', 'notes_update', 'notes_delete', 'notes_import'];
 const FIXTURE_TOOLS = [
   ...FIXTURE_SAMPLE_TOOLS,
   'add',

@@ -5,6 +5,7 @@ import { McpDefinitionFactory } from '../definitions/definition.factory.js';
 import { extractsMcpParameters, type HandlerMethod } from '../definitions/handler-method.js';
 import { McpInvokerFactory, type InvocableMethod } from '../invocation/invoker.factory.js';
 import { McpRegistry } from '../registry/mcp.registry.js';
+import { McpRouteTools } from '../routes/index.js';
 import { McpSkills } from '../skills/index.js';
 import { McpMetadataAccessor } from './mcp-metadata.accessor.js';
 
@@ -12,6 +13,8 @@ import { McpMetadataAccessor } from './mcp-metadata.accessor.js';
 interface DiscoveredMethod extends InvocableMethod {
   prototype: object;
   source: string;
+  /** A controller's method: a route handler marked `@McpTool()` becomes a route tool. */
+  controller: boolean;
 }
 
 /**
@@ -33,6 +36,7 @@ export class McpExplorer implements OnModuleInit, OnApplicationBootstrap {
     private readonly invokers: McpInvokerFactory,
     private readonly registry: McpRegistry,
     private readonly skills: McpSkills,
+    private readonly routes: McpRouteTools,
   ) {}
 
   onModuleInit(): void {
@@ -70,7 +74,11 @@ export class McpExplorer implements OnModuleInit, OnApplicationBootstrap {
     const tool = accessor.getToolMetadata(handler);
     const ui = accessor.getUiMetadata(handler);
     if (ui && !tool) throw new Error(`@McpUi() on ${method.source} needs @McpTool() on the same method`);
-    if (tool) {
+    const route = tool && method.controller ? this.routes.routeOf(method) : undefined;
+    if (tool && route) {
+      if (ui) throw new Error(`@McpUi() on route ${method.source}: an MCP App is linked to a provider tool`);
+      registry.registerTool(this.routes.tool(method, route, read(), tool, definitions));
+    } else if (tool) {
       const handlerMethod = read();
       const metadata = ui ? { ...tool, _meta: linkedToolMeta(tool._meta, ui, method.source) } : tool;
       registry.registerTool({ ...definitions.tool(handlerMethod, metadata), ...callable(handlerMethod), ...listable(tool.hideWhenDenied) });
@@ -106,15 +114,17 @@ export class McpExplorer implements OnModuleInit, OnApplicationBootstrap {
   /** Every method of every provider and controller instance (aliases and value providers of primitives skipped). */
   private discoverMethods(): DiscoveredMethod[] {
     const found: DiscoveredMethod[] = [];
-    for (const wrapper of [...this.discovery.getProviders(), ...this.discovery.getControllers()]) {
+    const controllers = new Set(this.discovery.getControllers());
+    for (const wrapper of [...this.discovery.getProviders(), ...controllers]) {
       const { instance } = wrapper;
+      const controller = controllers.has(wrapper);
       if (wrapper.isAlias || !instance || typeof instance !== 'object') continue;
       const prototype = Object.getPrototypeOf(instance);
       if (!prototype || prototype === Object.prototype) continue;
       // Factory and value providers have no metatype of their own: the instance's class is the truth.
       const classRef = instance.constructor as Function;
       for (const methodName of this.scanner.getAllMethodNames(prototype)) {
-        found.push({ wrapper, instance, prototype, methodName, classRef, source: `${classRef.name}.${methodName}()` });
+        found.push({ wrapper, instance, prototype, methodName, classRef, controller, source: `${classRef.name}.${methodName}()` });
       }
     }
     return found;

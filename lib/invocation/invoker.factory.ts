@@ -1,10 +1,10 @@
-import { ForbiddenException, Injectable, UnauthorizedException } from '@nestjs/common';
+import { HttpException, HttpStatus, Injectable } from '@nestjs/common';
 import { ContextIdFactory, ModuleRef, type ContextId } from '@nestjs/core';
 import { McpForbiddenError, McpUnauthorizedError } from '../auth/mcp-auth.errors.js';
 import { isInputRequiredSignal } from '../mrtr/input-required.signal.js';
 import { McpError } from '../protocol/mcp.error.js';
 import { isPreparationFailure, type McpInvocation } from './mcp-invocation.js';
-import { NestAdapter, type EnhancedMethod, type InstanceWrapper } from './nest-adapter.js';
+import { NestAdapter, type EnhancedMethod, type InstanceWrapper, type ParameterStyle } from './nest-adapter.js';
 
 /** A provider method found at start-up: what it takes to call it. @internal */
 export interface InvocableMethod {
@@ -16,6 +16,18 @@ export interface InvocableMethod {
 
 /** Calls a handler with an invocation; the result is the method's (or a filter's) value. @internal */
 export type Invoker = (invocation: McpInvocation) => Promise<unknown>;
+
+/**
+ * How a method other than an MCP handler is called (a controller route, lib/routes): its parameter
+ * style, the arguments its guards, interceptors, pipes and filters see, and what a filter that
+ * answered by writing the response (as REST filters do) left there. MCP handlers get `[invocation]`.
+ * @internal
+ */
+export interface CallStyle extends ParameterStyle {
+  args(invocation: McpInvocation): unknown[];
+  /** After a filter returned nothing: the answer it wrote (`{ value }`), or the error it wrote (`{ error }`), else undefined. */
+  written?(args: unknown[]): { value: unknown } | { error: unknown } | undefined;
+}
 
 /**
  * Makes invokers for handler methods, one strategy per DI scope: a static provider is enhanced
@@ -32,14 +44,15 @@ export class McpInvokerFactory {
   ) {}
 
   /** Guards, interceptors, parameters and pipes, the method, then exception filters (see `filter`). */
-  createInvoker(method: InvocableMethod): Invoker {
-    const resolve = this.createResolver(method);
+  createInvoker(method: InvocableMethod, style?: CallStyle): Invoker {
+    const resolve = this.createResolver(method, style);
     return async (invocation) => {
       const enhanced = await resolve(invocation);
+      const args = style ? style.args(invocation) : [invocation];
       try {
-        return await enhanced.handler(invocation);
+        return await enhanced.handler(...args);
       } catch (error) {
-        return this.filter(error, enhanced, invocation);
+        return this.filter(error, enhanced, invocation, args, style);
       }
     };
   }
@@ -48,11 +61,11 @@ export class McpInvokerFactory {
    * For `hideWhenDenied`: runs only the method's guards (global, class, method) against a probe
    * invocation. A guard that returns false or throws hides the entry.
    */
-  createGuardProbe(method: InvocableMethod): (invocation: McpInvocation) => Promise<boolean> {
-    const resolve = this.createResolver(method);
+  createGuardProbe(method: InvocableMethod, style?: CallStyle): (invocation: McpInvocation) => Promise<boolean> {
+    const resolve = this.createResolver(method, style);
     return async (invocation) => {
       try {
-        return await this.nest.canActivate(await resolve(invocation), [invocation]);
+        return await this.nest.canActivate(await resolve(invocation), style ? style.args(invocation) : [invocation]);
       } catch {
         return false;
       }
@@ -63,10 +76,12 @@ export class McpInvokerFactory {
    * The method as the invoker calls it: directly when nothing enhances it (`NestAdapter.direct`), else
    * through Nest's enhancer contexts. Static methods are resolved on their first call, as before.
    */
-  private createResolver(method: InvocableMethod): (invocation: McpInvocation) => Promise<EnhancedMethod> {
+  private createResolver(method: InvocableMethod, style?: ParameterStyle): (invocation: McpInvocation) => Promise<EnhancedMethod> {
     const { wrapper, instance, methodName, classRef } = method;
+    // A route called as a tool fills its parameters its own way (`style`): always through Nest's contexts.
     const resolve = (target: object, contextId?: ContextId) =>
-      this.nest.direct(wrapper, target, methodName, classRef, contextId) ?? this.nest.enhance(wrapper, target, methodName, classRef, contextId);
+      (style ? undefined : this.nest.direct(wrapper, target, methodName, classRef, contextId)) ??
+      this.nest.enhance(wrapper, target, methodName, classRef, contextId, style);
     if (wrapper.isDependencyTreeStatic() && !wrapper.isTransient) {
       let enhanced: EnhancedMethod | undefined;
       return async () => (enhanced ??= resolve(instance));
@@ -94,12 +109,15 @@ export class McpInvokerFactory {
    * which answers (and logs) them once. The MRTR signal and failed argument checks never reach
    * filters. Guard denials (`ForbiddenException`, `UnauthorizedException`) become JSON-RPC errors.
    */
-  private async filter(error: unknown, enhanced: EnhancedMethod, invocation: McpInvocation): Promise<unknown> {
+  private async filter(error: unknown, enhanced: EnhancedMethod, invocation: McpInvocation, args: unknown[], style?: CallStyle): Promise<unknown> {
     if (isInputRequiredSignal(error) || isPreparationFailure(invocation, error)) throw toAccessError(error);
     let failure = error;
     try {
-      const handled = await this.nest.filter(enhanced, error, [invocation]);
+      const handled = await this.nest.filter(enhanced, error, args);
       if (handled !== undefined) return handled;
+      const written = style?.written?.(args);
+      if (written && 'value' in written) return written.value;
+      if (written) failure = written.error;
     } catch (rethrown) {
       failure = rethrown;
     }
@@ -107,10 +125,10 @@ export class McpInvokerFactory {
   }
 }
 
-/** Nest's access exceptions (what a denying guard throws) → the module's JSON-RPC errors. */
+/** Nest's access exceptions (what a denying guard throws: 403, 401) → the module's JSON-RPC errors. */
 function toAccessError(error: unknown): unknown {
-  if (error instanceof McpError) return error;
-  if (error instanceof ForbiddenException) return new McpForbiddenError(error.message);
-  if (error instanceof UnauthorizedException) return new McpUnauthorizedError(error.message);
+  if (error instanceof McpError || !(error instanceof HttpException)) return error;
+  if (error.getStatus() === HttpStatus.FORBIDDEN) return new McpForbiddenError(error.message);
+  if (error.getStatus() === HttpStatus.UNAUTHORIZED) return new McpUnauthorizedError(error.message);
   return error;
 }

@@ -1,10 +1,21 @@
 import 'reflect-metadata';
 import { describe, expect, it } from '@jest/globals';
 import {
+  Body,
   Catch,
+  Controller,
   createParamDecorator,
+  Get,
   Injectable,
   Module,
+  Next,
+  Param,
+  ParseIntPipe,
+  Post,
+  Query,
+  Req,
+  Res,
+  Sse,
   UseFilters,
   UseGuards,
   UseInterceptors,
@@ -24,7 +35,8 @@ import { readFileSync } from 'node:fs';
 import { McpArg } from '../decorators/mcp-args.decorator.js';
 import { of } from 'rxjs';
 import { setPreparation, type McpInvocation } from './mcp-invocation.js';
-import { NestAdapter } from './nest-adapter.js';
+import { NestAdapter, readRoute, routeParamKind } from './nest-adapter.js';
+import type { ParamsFactory } from '@nestjs/core';
 
 /**
  * Contract of nest-adapter.ts with @nestjs/core, pinned to the peer range: if a Nest release
@@ -119,6 +131,67 @@ describe('Nest adapter contract (@nestjs/core peer range)', () => {
 
       expect(await adapter.filter(enhanced, new Refused('no'), [invocation])).toBe('filtered: no');
       expect(await adapter.filter(enhanced, new Error('other'), [invocation])).toBeUndefined();
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('readRoute reads a controller route from Nest\'s metadata: its method, joined path and parameters by kind', () => {
+    const Custom = createParamDecorator(() => 'custom');
+    @Controller('/items/')
+    class Items {
+      @Post(':id/tags')
+      tag(@Param('id', ParseIntPipe) _id: number, @Body() _body: object, @Query('q') _q: string, @Req() _req: object, @Custom() _custom: string): void {}
+      @Get()
+      raw(@Res() _res: object, @Next() _next: object): void {}
+      @Sse('events')
+      events(): void {}
+      plain(): void {}
+    }
+    const tag = readRoute(Items, 'tag', Items.prototype.tag)!;
+    expect({ method: tag.method, path: tag.path, sse: tag.sse, render: tag.render }).toEqual({ method: 'POST', path: '/items/:id/tags', sse: false, render: false });
+    expect(tag.params.map(({ index, kind, data }) => ({ index, kind, data }))).toEqual([
+      { index: 0, kind: 'param', data: 'id' },
+      { index: 1, kind: 'body', data: undefined },
+      { index: 2, kind: 'query', data: 'q' },
+      { index: 3, kind: 'request', data: undefined },
+      { index: 4, kind: 'custom', data: undefined },
+    ]);
+    expect(tag.params[0].pipes).toEqual([ParseIntPipe]);
+    expect(readRoute(Items, 'raw', Items.prototype.raw)!.params.map((param) => param.kind)).toEqual(['response', 'next']);
+    expect(readRoute(Items, 'events', Items.prototype.events)!.sse).toBe(true);
+    expect(readRoute(Items, 'plain', Items.prototype.plain)).toBeUndefined();
+    expect([0, 5, 12, 100, 104, Number.NaN].map(routeParamKind)).toEqual(['request', 'param', 'rawBody', 'mcp', 'mcp', 'custom']);
+  });
+
+  it('a controller method gets its guards and pipes given by class (ExternalContextCreator finds modules by their providers only)', async () => {
+    const seen: unknown[] = [];
+    @Controller('c')
+    @UseGuards(ClassBoundGuard)
+    class Routes {
+      @Get(':n')
+      read(@Param('n', ParseIntPipe) n: number): number {
+        seen.push(n);
+        return n;
+      }
+    }
+    @Module({ imports: [DiscoveryModule], controllers: [Routes], providers: [NestAdapter] })
+    class RoutesModule {}
+    const moduleRef = await Test.createTestingModule({ imports: [RoutesModule] }).compile();
+    const app = moduleRef.createNestApplication();
+    await app.init();
+    try {
+      const adapter = app.get(NestAdapter);
+      const wrapper = app.get(DiscoveryService).getControllers().find((candidate) => candidate.metatype === Routes)!;
+      const params: ParamsFactory = { exchangeKeyForValue: () => '42' };
+      const enhanced = adapter.enhance(wrapper, wrapper.instance as object, 'read', Routes, undefined, { paramsFactory: params, contextType: 'http' });
+      expect(enhanced.guards.map((guard) => guard.constructor)).toEqual([ClassBoundGuard]);
+      // ClassBoundGuard lets only 'mcp' through: under 'http' it denies, so the method does not run.
+      await expect(enhanced.handler({})).rejects.toThrow('Forbidden resource');
+      expect(seen).toEqual([]);
+      const mcp = adapter.enhance(wrapper, wrapper.instance as object, 'read', Routes, undefined, { paramsFactory: params, contextType: 'mcp' });
+      expect(await mcp.handler({})).toBe(42);
+      expect(seen).toEqual([42]);
     } finally {
       await app.close();
     }

@@ -33,13 +33,20 @@
  * @internal
  */
 import { Injectable, type CanActivate, type ExceptionFilter } from '@nestjs/common';
+import { RequestMethod } from '@nestjs/common';
 import {
   CUSTOM_ROUTE_ARGS_METADATA,
   EXCEPTION_FILTERS_METADATA,
   GUARDS_METADATA,
   INTERCEPTORS_METADATA,
+  METHOD_METADATA,
+  PATH_METADATA,
   PIPES_METADATA,
+  RENDER_METADATA,
+  ROUTE_ARGS_METADATA,
+  RouteParamtypes,
   selectExceptionFilterMetadata,
+  SSE_METADATA,
   type ExceptionFilterMetadata,
 } from '@nestjs/common/internal';
 import { ApplicationConfig, ExternalContextCreator, ModulesContainer, type ContextId } from '@nestjs/core';
@@ -57,6 +64,7 @@ import { MCP_CONTEXT_TYPE, MCP_PARAM_ARGS_METADATA } from '../mcp.constants.js';
 import { isObservable, lastValueFrom } from 'rxjs';
 import { prepareInvocation, type McpInvocation } from './mcp-invocation.js';
 import { mcpParamValue, McpParamsFactory } from './mcp-params.factory.js';
+import type { ParamsFactory } from '@nestjs/core';
 
 export { ExecutionContextHost, type ContextId, type InstanceWrapper };
 
@@ -95,7 +103,7 @@ class McpFiltersContext extends BaseExceptionFilterContext {
 /** What the invoker needs from Nest for one method on one instance. @internal */
 export interface EnhancedMethod {
   /** Guards → interceptors → parameter extraction (the call's preparation) and pipes → the method. */
-  handler: (invocation: McpInvocation) => Promise<unknown>;
+  handler: (...args: unknown[]) => Promise<unknown>;
   guards: CanActivate[];
   /** The exception filters, resolved on first use (a direct call resolves them only when it fails). */
   filters(): ExceptionFilterMetadata[];
@@ -103,6 +111,17 @@ export interface EnhancedMethod {
   instance: object;
   /** True when the method is called directly, without Nest's enhancer contexts (it has none). */
   direct: boolean;
+  /** What `context.getType()` says to its guards, interceptors and filters. */
+  contextType: string;
+}
+
+/**
+ * How a method's parameters are filled and what its enhancers see: MCP handlers by default; a
+ * controller route called as a tool (lib/routes) gets its own params factory and `'http'`. @internal
+ */
+export interface ParameterStyle {
+  paramsFactory: ParamsFactory;
+  contextType: string;
 }
 
 /** One MCP parameter of a method: where it goes and what it reads. */
@@ -141,20 +160,21 @@ export class NestAdapter {
   }
 
   /** The method with its guards, interceptors and pipes; its filters resolved for `handleError`. */
-  enhance(wrapper: InstanceWrapper, instance: object, methodName: string, classRef: Function, contextId?: ContextId): EnhancedMethod {
+  enhance(wrapper: InstanceWrapper, instance: object, methodName: string, classRef: Function, contextId?: ContextId, style?: ParameterStyle): EnhancedMethod {
+    const contextType = style?.contextType ?? MCP_CONTEXT_TYPE;
     const callback = (Object.getPrototypeOf(instance) as Record<string, Method>)[methodName];
     const inquirerId = inquirerOf(wrapper, instance, classRef, contextId);
     const moduleKey = this.moduleKeyOf(wrapper, classRef);
-    const handler = this.externalContextCreator.create(
+    const handler = this.contextCreatorFor(wrapper, moduleKey).create(
       instance,
       callback,
       methodName,
       MCP_PARAM_ARGS_METADATA,
-      this.paramsFactory,
+      style?.paramsFactory ?? this.paramsFactory,
       contextId,
       contextId ? wrapper.id : undefined,
       { guards: true, interceptors: true, filters: false },
-      MCP_CONTEXT_TYPE,
+      contextType,
     ) as EnhancedMethod['handler'];
     const scope = contextId ?? STATIC_CONTEXT;
     const filters = this.filtersContext.create(instance, callback, moduleKey, scope, inquirerId);
@@ -163,6 +183,7 @@ export class NestAdapter {
       callback,
       instance,
       direct: false,
+      contextType,
       guards: this.guardsContext.create(instance, callback, moduleKey, scope, inquirerId),
       filters: () => filters,
     };
@@ -184,6 +205,7 @@ export class NestAdapter {
       callback,
       instance,
       direct: true,
+      contextType: MCP_CONTEXT_TYPE,
       guards: [],
       filters: () =>
         (filters ??= this.filtersContext.create(
@@ -233,9 +255,21 @@ export class NestAdapter {
     return wrapper.host?.token ?? this.externalContextCreator.getContextModuleKey(classRef);
   }
 
+  /**
+   * `ExternalContextCreator` finds a method's module among the modules' *providers*: a controller's
+   * module is never found there, and then every guard, interceptor and pipe given by class
+   * (`@UseGuards(RolesGuard)`, `ParseIntPipe`) resolves to nothing and is silently left out. For a
+   * controller, the creator is asked through an object that names its module (what `create()` reads,
+   * synchronously, before anything else); everything else is the shared creator's.
+   */
+  private contextCreatorFor(wrapper: InstanceWrapper, moduleKey: string): ExternalContextCreator {
+    if (!wrapper.host?.controllers.has(wrapper.token)) return this.externalContextCreator;
+    return Object.create(this.externalContextCreator, { getHostModuleKey: { value: () => moduleKey } }) as ExternalContextCreator;
+  }
+
   /** Runs only the guards, as `create()` does before the method; false when one denies. */
   canActivate(method: EnhancedMethod, args: unknown[]): Promise<boolean> {
-    return this.guardsConsumer.tryActivate(method.guards, args, method.instance, method.callback, MCP_CONTEXT_TYPE);
+    return this.guardsConsumer.tryActivate(method.guards, args, method.instance, method.callback, method.contextType);
   }
 
   /**
@@ -246,7 +280,7 @@ export class NestAdapter {
     const selected = selectExceptionFilterMetadata(method.filters(), error);
     if (!selected) return undefined;
     const host = new ExecutionContextHost(args, method.instance.constructor as never, method.callback);
-    host.setType(MCP_CONTEXT_TYPE);
+    host.setType(method.contextType);
     return await selected.func(error, host);
   }
 
@@ -273,9 +307,11 @@ function hasEntries(value: unknown): boolean {
  * read into an array of `undefined`s as long as the highest index. An Observable result gives its last value.
  */
 function directHandler(instance: object, callback: Method, parameters: McpParameter[]): EnhancedMethod['handler'] {
-  if (parameters.length === 0) return async (invocation) => settle(await callback.call(instance, invocation));
+  // The invoker passes the invocation alone (`args` of a route style never take this path).
+  if (parameters.length === 0) return async (...args) => settle(await callback.call(instance, args[0]));
   const length = Math.max(...parameters.map((parameter) => parameter.index)) + 1;
-  return async (invocation) => {
+  return async (...callArgs) => {
+    const invocation = callArgs[0] as McpInvocation;
     await prepareInvocation(invocation);
     const args: unknown[] = new Array(length);
     for (let i = 0; i < length; i++) args[i] = undefined;
@@ -286,4 +322,66 @@ function directHandler(instance: object, callback: Method, parameters: McpParame
 
 function settle(result: unknown): unknown {
   return isObservable(result) ? lastValueFrom(result) : result;
+}
+
+/** What a controller route parameter receives, named as Nest's `RouteParamtypes` are; `mcp` is one of this module's own. @internal */
+export type RouteParamKind =
+  | 'request' | 'response' | 'next' | 'body' | 'query' | 'param' | 'headers' | 'session'
+  | 'file' | 'files' | 'host' | 'ip' | 'rawBody' | 'custom' | 'mcp';
+
+/** What a numeric parameter type (Nest's `RouteParamtypes`, or an MCP one) stands for. @internal */
+export function routeParamKind(type: number): RouteParamKind {
+  // createParamDecorator() keys are `<id>__customRouteArgs__:<index>`: not a number.
+  if (Number.isNaN(type)) return 'custom';
+  // The enum's own names, camel-cased: RAW_BODY → rawBody. A number past them is one of MCP's (100 and up).
+  const name = (RouteParamtypes as unknown as Record<number, string | undefined>)[type];
+  return name ? (name.toLowerCase().replace(/_(\w)/g, (_, letter: string) => letter.toUpperCase()) as RouteParamKind) : 'mcp';
+}
+
+/** One parameter of a route handler, as its decorator recorded it. @internal */
+export interface RouteParam {
+  index: number;
+  kind: RouteParamKind;
+  /** The numeric type Nest's params factory is asked for (RouteParamtypes, or an MCP one). */
+  type: number;
+  data: unknown;
+  pipes: readonly unknown[];
+}
+
+/** A controller method's HTTP route, read from Nest's own metadata. @internal */
+export interface RouteMetadata {
+  method: string;
+  /** The controller's path(s) and the method's, joined (the first of each when several). */
+  path: string;
+  params: RouteParam[];
+  /** `@Sse()`: an event stream, which no tool result can carry. */
+  sse: boolean;
+  /** `@Render()`: a view, not JSON. */
+  render: boolean;
+}
+
+/** The route of a controller method (`@Get()`, `@Post()`, …), or undefined when it is not a route handler. @internal */
+export function readRoute(controller: Function, methodName: string, handler: Function): RouteMetadata | undefined {
+  const methodPath: unknown = Reflect.getMetadata(PATH_METADATA, handler);
+  const method: unknown = Reflect.getMetadata(METHOD_METADATA, handler);
+  if (methodPath === undefined || method === undefined) return undefined;
+  const first = (path: unknown): string => (Array.isArray(path) ? String(path[0] ?? '') : typeof path === 'string' ? path : '');
+  const path = ['', first(Reflect.getMetadata(PATH_METADATA, controller)), first(methodPath)]
+    .join('/')
+    .replace(/\/+/g, '/')
+    .replace(/(.)\/$/, '$1');
+  const raw: Record<string, { index: number; data?: unknown; pipes?: unknown[] }> = Reflect.getMetadata(ROUTE_ARGS_METADATA, controller, methodName) ?? {};
+  const params = Object.entries(raw)
+    .map(([key, value]) => {
+      const type = Number(key.split(':')[0]);
+      return { index: value.index, kind: routeParamKind(type), type, data: value.data, pipes: value.pipes ?? [] };
+    })
+    .sort((a, b) => a.index - b.index);
+  return {
+    method: RequestMethod[method as number] ?? 'GET',
+    path,
+    params,
+    sse: Reflect.getMetadata(SSE_METADATA, handler) === true,
+    render: Reflect.getMetadata(RENDER_METADATA, handler) !== undefined,
+  };
 }

@@ -16,7 +16,7 @@ import type { CallToolResult, JsonObject, Result } from '../protocol/wire.types.
 import { McpRegistry } from '../registry/mcp.registry.js';
 import type { RegisteredTool } from '../registry/registered-handlers.js';
 import { toCallToolResult, toolErrorResult } from '../results/tool-result.mapper.js';
-import { isDeliberateToolError } from '../results/tool-error.js';
+import { isDeliberateToolError, toolErrorMessage } from '../results/tool-error.js';
 import { toDtoInstance, validateDto, type StandardValidator } from '../schema/index.js';
 import { isCallToolResultLike } from '../results/content.js';
 import { instanceToPlain } from 'class-transformer';
@@ -65,7 +65,7 @@ export class ToolsMethods {
     // Nest's own fallback never does, so this is the one place a failure is logged.
     toErrorResult: (error, { target }, call) => {
       if (error instanceof ToolArgumentsError) return toolErrorResult(error.message);
-      if (isDeliberateToolError(error)) return toolErrorResult(error.message || 'The tool failed');
+      if (isDeliberateToolError(error)) return toolErrorResult(toolErrorMessage(error));
       return toolErrorResult(reportInternalError(this.logger, `Tool "${target}"`, call.request.id, error));
     },
   };
@@ -136,7 +136,9 @@ async function checkToolArguments(tool: RegisteredTool, args: JsonObject): Promi
     if (!checked.ok) throw new ToolArgumentsError(checked.message);
     return { arguments: checked.value as JsonObject };
   }
-  const check = tool.validator!.validate(args);
+  // A route tool has no validator: its own pipes check the arguments, with the messages REST answers with.
+  if (!tool.validator) return { arguments: args };
+  const check = tool.validator.validate(args);
   if (!check.ok) throw new ToolArgumentsError(check.message);
   if (!tool.dto) return { arguments: args };
   const dto = toDtoInstance(tool.dto, args);

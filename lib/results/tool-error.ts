@@ -24,3 +24,15 @@ export class McpToolError extends IntrinsicException {
 export function isDeliberateToolError(error: unknown): error is Error {
   return error instanceof McpToolError || (error instanceof HttpException && error.getStatus() < 500);
 }
+
+/**
+ * The text a deliberate tool error is answered with: its message, or, for an `HttpException` whose
+ * body lists messages (`ValidationPipe`'s field messages), those messages, one per line, as the
+ * HTTP response would list them.
+ */
+export function toolErrorMessage(error: Error): string {
+  const body = error instanceof HttpException ? error.getResponse() : undefined;
+  const listed = typeof body === 'object' && body !== null ? (body as { message?: unknown }).message : undefined;
+  if (Array.isArray(listed) && listed.length > 0) return listed.map(String).join('\n');
+  return error.message || 'The tool failed';
+}
