@@ -6,9 +6,6 @@ import { documentationPages, REPOSITORY_ROOT } from './support/doc-blocks.js';
 // Every relative link of README.md and docs/ reaches a file of the repository, and an anchor reaches a heading
 // of its page (GitHub's slugs), so that moving a section cannot leave a link behind.
 
-/** Pages the README and the index link to that other branches write; while absent they are not an error. */
-const PAGES_OF_OTHER_BRANCHES = new Set(['docs/guide/stdio.md', 'docs/guide/playground.md', 'docs/guide/rest-routes.md']);
-
 /** The page's text outside fenced blocks, where headings are headings. */
 function outsideFences(text: string): string {
   return text.replace(/^(\s*)(`{3,})[^\n]*\n[\s\S]*?\n\1\2[ \t]*$/gm, '');
@@ -38,7 +35,7 @@ describe('the links of the documentation', () => {
         const [file, anchor] = target.split('#');
         const resolved = file ? path.posix.normalize(path.posix.join(path.posix.dirname(page), file)) : page;
         if (!existsSync(path.join(REPOSITORY_ROOT, resolved))) {
-          if (!PAGES_OF_OTHER_BRANCHES.has(resolved)) broken.push(`${target}: no file ${resolved}`);
+          broken.push(`${target}: no file ${resolved}`);
           continue;
         }
         if (anchor && resolved.endsWith('.md') && !anchorsOf(resolved).has(anchor)) broken.push(`${target}: no heading #${anchor} in ${resolved}`);
