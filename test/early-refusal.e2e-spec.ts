@@ -49,8 +49,13 @@ function relentless(port: number, head: string, chunk: Buffer): Promise<string> 
 }
 
 describe(`a refused body is drained so that clients still sending it read the answer (e2e, ${onFastify ? 'Fastify' : 'Express'})`, () => {
+  /** Gives up on a body after 1 s: only for the stalled body, whose end is that timeout. */
   let app: ReliabilityApp;
-  /** Waits long for a body: only the drain's byte bound can end a refused body that never ends. */
+  /**
+   * Waits long for a body: a drain that completes must not race a clock on a busy machine (a 5 MiB
+   * body from another process can take longer than 1 s there), and only the drain's byte bound can
+   * end a refused body that never ends.
+   */
   let patient: ReliabilityApp;
 
   beforeAll(async () => {
@@ -67,7 +72,7 @@ describe(`a refused body is drained so that clients still sending it read the an
     ['5 MiB', false],
     ['5 MiB streamed without a declared length (chunked)', true],
   ])("Node's fetch (what the official SDKs use), in a process of its own, sending %s reads the 413 and its JSON-RPC error, 5 times out of 5", async (_case, stream) => {
-    const spec = { url: app.url, headers: HEADERS, message: rpc('tools/list'), paddingBytes: 5 * MIB, tries: 5, stream };
+    const spec = { url: patient.url, headers: HEADERS, message: rpc('tools/list'), paddingBytes: 5 * MIB, tries: 5, stream };
     const client = spawn(process.execPath, [CLIENT, JSON.stringify(spec)]);
     const tries = await new JsonLines('the fetch client', client.stdout).count(5);
     expect(tries).toEqual([1, 2, 3, 4, 5].map((attempt) => ({ attempt, status: 413, body: { jsonrpc: '2.0', error: TOO_LARGE } })));
@@ -78,7 +83,7 @@ describe(`a refused body is drained so that clients still sending it read the an
     const post = (text: string) =>
       within(
         new Promise<{ status: number; reused: boolean; body: Json }>((resolve, reject) => {
-          const req = httpRequest(app.url, { method: 'POST', agent, headers: { ...HEADERS, 'content-length': String(Buffer.byteLength(text)) } }, (res) => {
+          const req = httpRequest(patient.url, { method: 'POST', agent, headers: { ...HEADERS, 'content-length': String(Buffer.byteLength(text)) } }, (res) => {
             const parts: Buffer[] = [];
             res.on('data', (part: Buffer) => parts.push(part));
             res.on('end', () => resolve({ status: res.statusCode ?? 0, reused: req.reusedSocket, body: JSON.parse(Buffer.concat(parts).toString()) }));
