@@ -137,7 +137,8 @@ export class NestAdapter {
   /** Per method: its MCP parameters when it is plain (`plainParameters`), `undefined` when it is not. */
   private readonly plain = new WeakMap<Method, McpParameter[] | undefined>();
   /** `NEST_MCP_INVOKER=nest`: every call through Nest's `ExternalContextCreator` (the tests prove both paths alike). */
-  private readonly nestPathOnly = process.env.NEST_MCP_INVOKER === 'nest';
+  /** `NEST_MCP_INVOKER=nest`: every call takes Nest's own path (enhancer contexts, and on Express the router), so tests can run both. */
+  readonly nestPathOnly = process.env.NEST_MCP_INVOKER === 'nest';
 
   constructor(
     private readonly externalContextCreator: ExternalContextCreator,
@@ -207,14 +208,17 @@ export class NestAdapter {
 
   /** No global guard, interceptor or pipe (static, or request-scoped such as an `APP_GUARD` with `Scope.REQUEST`). */
   noGlobalEnhancers(): boolean {
+    return this.noGlobalGuardsOrInterceptors() && this.config.getGlobalPipes().length === 0 && this.config.getGlobalRequestPipes().length === 0;
+  }
+
+  /** No global guard or interceptor: what a route whose parameters are only `@Req()` and `@Res()` (which no pipe sees) would run. */
+  noGlobalGuardsOrInterceptors(): boolean {
     const config = this.config;
     return (
       config.getGlobalGuards().length === 0 &&
       config.getGlobalRequestGuards().length === 0 &&
       config.getGlobalInterceptors().length === 0 &&
-      config.getGlobalRequestInterceptors().length === 0 &&
-      config.getGlobalPipes().length === 0 &&
-      config.getGlobalRequestPipes().length === 0
+      config.getGlobalRequestInterceptors().length === 0
     );
   }
 
