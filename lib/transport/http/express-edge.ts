@@ -1,7 +1,7 @@
 import { tracingChannel } from 'node:diagnostics_channel';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { writeJsonRpcError } from './json-response.js';
-import type { EndpointEdge } from './request-body.js';
+import type { AnsweringEdge } from './request-body.js';
 
 type ExpressRequest = IncomingMessage & { body?: unknown; route?: object };
 type Middleware = (req: ExpressRequest, res: ServerResponse, next: (error?: unknown) => void) => void;
@@ -14,14 +14,6 @@ interface RouterLayer {
   match?(path: string): unknown;
 }
 
-/** What the Express edge needs besides the checks: who answers a POST, and when Nest has nothing to add. */
-export interface ExpressEndpoint extends EndpointEdge {
-  /** The MCP controller's own work for a POST (the controller calls the same). */
-  handlePost(req: ExpressRequest, res: ServerResponse): void;
-  /** True while Nest would run nothing around the MCP route but its handler (no guard, interceptor, auth). */
-  routeIsBare(): boolean;
-}
-
 /**
  * On Express the endpoint's checks and body reading run as a middleware ahead of the application's
  * body parsers: Origin, Host, media type and size are judged before a byte of the body is read, and
@@ -29,13 +21,13 @@ export interface ExpressEndpoint extends EndpointEdge {
  * see the POST (`ExpressShortcut`), the edge answers it at once instead of walking the rest of the
  * router to the controller, which would only hand it back: a third of a call's allocations.
  */
-export function installExpressEdge(expressApp: unknown, edge: ExpressEndpoint, shortcut: ExpressShortcut): void {
+export function installExpressEdge(expressApp: unknown, edge: AnsweringEdge, shortcut: ExpressShortcut): void {
   const middleware: Middleware = (req, res, next) => {
     if (req.method !== 'POST' || !edge.isEndpoint(req.url ?? '')) return next();
     void edge.admit(req, res).then((read) => {
       if (!('body' in read)) return writeJsonRpcError(res, read.status, read.error);
       req.body = read.body;
-      const route = edge.routeIsBare() ? shortcut.routeFor(req.url ?? '') : undefined;
+      const route = edge.nestAddsNothing() ? shortcut.routeFor(req.url ?? '') : undefined;
       if (!route) return next();
       // As the router leaves it for the route's handler.
       req.route = route;
@@ -99,14 +91,8 @@ export class ExpressShortcut {
   private keptFor = -1;
   private readonly kept = new Map<string, object | undefined>();
 
-  /**
-   * @param enabled false: every POST takes the router (`NEST_MCP_INVOKER=nest`).
-   * @param hooksIdle true while Nest's adapter hooks are unset, so its hooks middleware only calls `next()`.
-   */
-  constructor(
-    private readonly enabled: boolean,
-    private readonly hooksIdle: () => boolean,
-  ) {}
+  /** @param hooksIdle true while Nest's adapter hooks are unset, so its hooks middleware only calls `next()`. */
+  constructor(private readonly hooksIdle: () => boolean) {}
 
   attach(stack: RouterLayer[], edge: unknown): void {
     this.stack = stack;
@@ -123,7 +109,7 @@ export class ExpressShortcut {
 
   /** The MCP route a POST to `url` would reach with nothing in between, or undefined. */
   routeFor(url: string): object | undefined {
-    if (!this.enabled || routerIsTraced() || !this.hooksIdle()) return undefined;
+    if (routerIsTraced() || !this.hooksIdle()) return undefined;
     const path = url.split('?')[0];
     if (this.keptFor !== this.stack.length) {
       this.kept.clear();

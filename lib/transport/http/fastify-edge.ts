@@ -1,7 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
+import { nodeExchange } from './http-exchange.js';
 import { jsonRpcError } from './json-response.js';
-import type { EndpointEdge } from './request-body.js';
+import type { AnsweringEdge } from './request-body.js';
 
 // The few Fastify shapes used here, written out so the package needs Fastify only where it runs.
 interface FastifyRequestLike {
@@ -11,6 +12,7 @@ interface FastifyRequestLike {
 }
 interface FastifyReplyLike {
   raw: ServerResponse;
+  hijack(): void;
   code(status: number): FastifyReplyLike;
   header(name: string, value: string): FastifyReplyLike;
   send(body: unknown): FastifyReplyLike;
@@ -49,31 +51,63 @@ type ParkedRequest = IncomingMessage & { [PARSED]?: { body: unknown; headers: In
  * - `bodyLimit` (route level) is the module's `maxBodyBytes`, so Fastify's own check of the declared
  *   length agrees with the edge's.
  * - `preValidation`: puts the headers back and the parsed body on `request.body`.
+ * - When nothing but the MCP controller would see the POST after the body is read (no other
+ *   `preValidation` or `preHandler` hook on the route, and Nest adds nothing: `nestAddsNothing()`),
+ *   `preParsing` hands it to `handlePost()` itself with the reply hijacked, as the controller does,
+ *   instead of running Fastify's remaining steps and Nest's route handler to get there.
  *
  * Calls `onMcpRoute` for each MCP route it prepares (start-up checks that there was one). A route that
  * takes POST and whose path ends with the endpoint is one, as the Express edge matches paths.
  */
-export function prepareFastifyEdge(fastify: unknown, edge: EndpointEdge, onMcpRoute: () => void): void {
+export function prepareFastifyEdge(fastify: unknown, edge: AnsweringEdge, onMcpRoute: () => void): void {
   (fastify as FastifyLike).addHook('onRoute', (route) => {
     if (![route.method].flat().includes('POST') || !edge.isEndpoint(route.url)) return;
     route.bodyLimit = edge.limits.maxBodyBytes;
     route.preParsing = [...[route.preParsing ?? []].flat(), (request, reply, _payload, done) => readBody(edge, request, reply, done)];
-    route.preValidation = [...[route.preValidation ?? []].flat(), restoreBody];
+    route.preValidation = [...[route.preValidation ?? []].flat(), restoreMcpBody];
     onMcpRoute();
   });
 }
 
 /** POST: admits and reads the body. Other methods (405, or DELETE of a 2025 session): their body means nothing to MCP and is not read. */
-function readBody(edge: EndpointEdge, request: FastifyRequestLike, reply: FastifyReplyLike, done: (error: Error | null, payload?: Readable) => void): void {
+function readBody(edge: AnsweringEdge, request: FastifyRequestLike, reply: FastifyReplyLike, done: (error: Error | null, payload?: Readable) => void): void {
   if (request.raw.method !== 'POST') return done(null, standInFor(request));
   edge.admit(request.raw, reply.raw).then((read) => {
     if (!('body' in read)) {
       reply.code(read.status).send(jsonRpcError(read.error));
       return;
     }
+    if (edge.nestAddsNothing() && nothingFollows(request)) {
+      request.body = read.body;
+      const exchange = nodeExchange(request, reply);
+      edge.handlePost(exchange.req, exchange.res);
+      // The reply is hijacked: Fastify runs none of the route's later steps.
+      return done(null);
+    }
     parkBody(request.raw, read.body);
     done(null);
   }, done);
+}
+
+/** Fastify's key of a request's route context (its hooks): not exported, found by its description once. */
+let routeContextKey: symbol | undefined;
+
+/**
+ * True when the route runs no hook after `preParsing` but the edge's own `restoreMcpBody`: the application
+ * added no `preValidation` or `preHandler` hook (Fastify merges its hooks into the route's context). A
+ * context that cannot be read counts as one that has hooks.
+ */
+function nothingFollows(request: FastifyRequestLike): boolean {
+  routeContextKey ??= Object.getOwnPropertySymbols(request).find((key) => key.description === 'fastify.context');
+  const context = routeContextKey && (request as unknown as Record<symbol, { preValidation?: unknown; preHandler?: unknown } | undefined>)[routeContextKey];
+  if (!context) return false;
+  const { preValidation, preHandler } = context;
+  return Array.isArray(preValidation) && preValidation.length === 1 && isRestoreMcpBody(preValidation[0]) && (preHandler == null || (Array.isArray(preHandler) && preHandler.length === 0));
+}
+
+/** Fastify keeps a hook bound to its instance: the edge's own is known by its (unusual) name then. */
+function isRestoreMcpBody(hook: unknown): boolean {
+  return hook === restoreMcpBody || (typeof hook === 'function' && hook.name === `bound ${restoreMcpBody.name}`);
 }
 
 function parkBody(raw: ParkedRequest, body: unknown): void {
@@ -96,7 +130,7 @@ function standInFor(request: FastifyRequestLike): Readable {
   });
 }
 
-function restoreBody(request: FastifyRequestLike, _reply: FastifyReplyLike, done: () => void): void {
+function restoreMcpBody(request: FastifyRequestLike, _reply: FastifyReplyLike, done: () => void): void {
   const raw = request.raw as ParkedRequest;
   const parked = raw[PARSED];
   if (parked) {

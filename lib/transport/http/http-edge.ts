@@ -5,11 +5,11 @@ import { MCP_SETTINGS } from '../../mcp.constants.js';
 import type { McpSettings } from '../../config/mcp-settings.js';
 import { McpAuthService } from '../../auth/mcp-auth.service.js';
 import { NestAdapter } from '../../invocation/nest-adapter.js';
-import { ExpressShortcut, installExpressEdge, type ExpressEndpoint } from './express-edge.js';
+import { ExpressShortcut, installExpressEdge } from './express-edge.js';
 import { McpHttpTransport, type HttpRequest } from './mcp-http.transport.js';
 import { prepareFastifyEdge } from './fastify-edge.js';
 import { OriginPolicy } from './origin.policy.js';
-import { admitJsonBody, deferContinue, type BodyLimits, type EndpointEdge, type Refusal } from './request-body.js';
+import { admitJsonBody, deferContinue, type AnsweringEdge, type BodyLimits, type Refusal } from './request-body.js';
 import { applyServerTimeouts } from './server-timeouts.js';
 
 /**
@@ -19,9 +19,9 @@ import { applyServerTimeouts } from './server-timeouts.js';
  * @internal
  */
 @Injectable()
-export class McpHttpEdge implements OnModuleInit, ExpressEndpoint {
+export class McpHttpEdge implements OnModuleInit, AnsweringEdge {
   readonly limits: BodyLimits;
-  /** On Express: when a POST may skip the rest of the router (`NEST_MCP_INVOKER=nest`: never). */
+  /** On Express: when a POST may skip the rest of the router. */
   readonly expressShortcut: ExpressShortcut;
   private readonly logger = new Logger('McpModule');
   private fastifyRoutes = 0;
@@ -34,7 +34,7 @@ export class McpHttpEdge implements OnModuleInit, ExpressEndpoint {
     private readonly nest: NestAdapter,
     private readonly auth: McpAuthService,
   ) {
-    this.expressShortcut = new ExpressShortcut(!nest.nestPathOnly, () => {
+    this.expressShortcut = new ExpressShortcut(() => {
       const hooks = adapterHost?.httpAdapter as { onRequestHook?: unknown; onResponseHook?: unknown } | undefined;
       return hooks?.onRequestHook === undefined && hooks?.onResponseHook === undefined;
     });
@@ -79,8 +79,8 @@ export class McpHttpEdge implements OnModuleInit, ExpressEndpoint {
   }
 
   /** Nest runs a guard or interceptor around every route when one is global, and the bearer guard around the MCP route with `auth`. */
-  routeIsBare(): boolean {
-    return !this.auth.enabled && this.nest.noGlobalGuardsOrInterceptors();
+  nestAddsNothing(): boolean {
+    return !this.nest.nestPathOnly && !this.auth.enabled && this.nest.noGlobalGuardsOrInterceptors();
   }
 
   async admit(req: IncomingMessage, res: ServerResponse): Promise<{ body: unknown } | Refusal> {

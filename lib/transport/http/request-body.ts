@@ -108,6 +108,21 @@ export interface EndpointEdge {
 }
 
 /**
+ * What an adapter's edge needs to answer a POST itself, when nothing but the MCP controller would see it
+ * (express-edge.ts, fastify-edge.ts): skipping the rest of the router or the route's lifecycle only to
+ * reach the same `handlePost()` is a large part of a call's cost.
+ */
+export interface AnsweringEdge extends EndpointEdge {
+  /** The MCP controller's own work for a POST (the controller calls the same). */
+  handlePost(req: IncomingMessage & { body?: unknown }, res: ServerResponse): void;
+  /**
+   * True while Nest would run nothing around the MCP route but its handler: no global guard or
+   * interceptor, no bearer auth (pipes never see `@Req()`/`@Res()`), and `NEST_MCP_INVOKER` is not `nest`.
+   */
+  nestAddsNothing(): boolean;
+}
+
+/**
  * Everything between a POST's headers and its handler, on either adapter: the header checks, then
  * `100 Continue` (when asked for) and the body. A refusal is returned for the edge to answer, the
  * rest of its body taken care of (`afterRefusal`).
