@@ -70,7 +70,7 @@ const heapSampler = {
       for (const child of node.children) walk(child, [here, ...stack]);
     };
     walk(profile.head, []);
-    return [...bytes].sort((a, b) => b[1] - a[1]).slice(0, 60);
+    return [...bytes].sort((a, b) => b[1] - a[1]).slice(0, Number(process.env.HEAP_TOP ?? 60));
   },
 };
 
