@@ -1,4 +1,4 @@
-// `node bench/profile.mjs [seconds] [--fastify] [--server name] [--tool name] [--meter-only]` (after `npm run build`):
+// `node bench/profile.mjs [seconds] [--fastify] [--server name] [--tool name] [--meter-only] [--heap]` (after `npm run build`):
 // first meters a plain child under the same echo load as `npm run bench` (CPU µs and heap bytes allocated
 // per call, read inside the server process, so they hold on a busy box where req/s does not), then
 // CPU-profiles a second child and prints the top self-time functions, mapped back to lib/*.ts:line through
@@ -6,6 +6,8 @@
 //   --fastify      the server on @nestjs/platform-fastify
 //   --server name  another bench/servers/<name>.mjs (plain-nest with FLOOR_MODE=raw set by the caller, node-http, …)
 //   --tool name    the tool called (echo; `guarded`: the same echo behind a guard and an interceptor)
+//   --heap         who allocates per call instead of the CPU profile (HEAP_BY=lib in the environment: each
+//                  byte charged to the innermost lib/ frame it was allocated under, so a step's whole cost shows)
 import { mkdtempSync, readdirSync, readFileSync, existsSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';

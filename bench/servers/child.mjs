@@ -63,7 +63,9 @@ const heapSampler = {
       const frame = node.callFrame;
       const here = `${frame.functionName || '(anonymous)'} @ ${frame.url.replace(/^.*node_modules\//, '').replace(/^.*\/dist\//, 'dist/')}:${frame.lineNumber + 1}`;
       const caller = stack.find((entry) => entry.includes('dist/lib/')) ?? '';
-      const key = `${here}${caller && caller !== here ? `  <- ${caller}` : ''}`;
+      // HEAP_BY=lib: every byte charged to the innermost lib/ frame under which it was allocated.
+      const libFrame = here.includes('dist/lib/') ? here : caller;
+      const key = process.env.HEAP_BY === 'lib' ? libFrame || '(outside lib/)' : `${here}${caller && caller !== here ? `  <- ${caller}` : ''}`;
       if (node.selfSize) bytes.set(key, (bytes.get(key) ?? 0) + node.selfSize);
       for (const child of node.children) walk(child, [here, ...stack]);
     };

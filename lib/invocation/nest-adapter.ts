@@ -33,20 +33,13 @@
  * @internal
  */
 import { Injectable, type CanActivate, type ExceptionFilter } from '@nestjs/common';
-import { RequestMethod } from '@nestjs/common';
 import {
   CUSTOM_ROUTE_ARGS_METADATA,
   EXCEPTION_FILTERS_METADATA,
   GUARDS_METADATA,
   INTERCEPTORS_METADATA,
-  METHOD_METADATA,
-  PATH_METADATA,
   PIPES_METADATA,
-  RENDER_METADATA,
-  ROUTE_ARGS_METADATA,
-  RouteParamtypes,
   selectExceptionFilterMetadata,
-  SSE_METADATA,
   type ExceptionFilterMetadata,
 } from '@nestjs/common/internal';
 import { ApplicationConfig, ExternalContextCreator, ModulesContainer, type ContextId } from '@nestjs/core';
@@ -109,8 +102,6 @@ export interface EnhancedMethod {
   filters(): ExceptionFilterMetadata[];
   callback: Method;
   instance: object;
-  /** True when the method is called directly, without Nest's enhancer contexts (it has none). */
-  direct: boolean;
   /** What `context.getType()` says to its guards, interceptors and filters. */
   contextType: string;
 }
@@ -134,8 +125,6 @@ interface McpParameter {
 /** A method's MCP parameter metadata, as `ExternalContextCreator` reads it. */
 type ParamMetadata = Record<string, { index: number; data?: unknown; pipes?: unknown[] }>;
 
-
-
 /** @internal */
 @Injectable()
 export class NestAdapter {
@@ -148,7 +137,8 @@ export class NestAdapter {
   /** Per method: its MCP parameters when it is plain (`plainParameters`), `undefined` when it is not. */
   private readonly plain = new WeakMap<Method, McpParameter[] | undefined>();
   /** `NEST_MCP_INVOKER=nest`: every call through Nest's `ExternalContextCreator` (the tests prove both paths alike). */
-  private readonly nestPathOnly = process.env.NEST_MCP_INVOKER === 'nest';
+  /** `NEST_MCP_INVOKER=nest`: every call takes Nest's own path (enhancer contexts, and on Express the router), so tests can run both. */
+  readonly nestPathOnly = process.env.NEST_MCP_INVOKER === 'nest';
 
   constructor(
     private readonly externalContextCreator: ExternalContextCreator,
@@ -182,7 +172,6 @@ export class NestAdapter {
       handler,
       callback,
       instance,
-      direct: false,
       contextType,
       guards: this.guardsContext.create(instance, callback, moduleKey, scope, inquirerId),
       filters: () => filters,
@@ -204,7 +193,6 @@ export class NestAdapter {
       handler: directHandler(instance, callback, parameters),
       callback,
       instance,
-      direct: true,
       contextType: MCP_CONTEXT_TYPE,
       guards: [],
       filters: () =>
@@ -220,14 +208,17 @@ export class NestAdapter {
 
   /** No global guard, interceptor or pipe (static, or request-scoped such as an `APP_GUARD` with `Scope.REQUEST`). */
   noGlobalEnhancers(): boolean {
+    return this.noGlobalGuardsOrInterceptors() && this.config.getGlobalPipes().length === 0 && this.config.getGlobalRequestPipes().length === 0;
+  }
+
+  /** No global guard or interceptor: what a route whose parameters are only `@Req()` and `@Res()` (which no pipe sees) would run. */
+  noGlobalGuardsOrInterceptors(): boolean {
     const config = this.config;
     return (
       config.getGlobalGuards().length === 0 &&
       config.getGlobalRequestGuards().length === 0 &&
       config.getGlobalInterceptors().length === 0 &&
-      config.getGlobalRequestInterceptors().length === 0 &&
-      config.getGlobalPipes().length === 0 &&
-      config.getGlobalRequestPipes().length === 0
+      config.getGlobalRequestInterceptors().length === 0
     );
   }
 
@@ -322,66 +313,4 @@ function directHandler(instance: object, callback: Method, parameters: McpParame
 
 function settle(result: unknown): unknown {
   return isObservable(result) ? lastValueFrom(result) : result;
-}
-
-/** What a controller route parameter receives, named as Nest's `RouteParamtypes` are; `mcp` is one of this module's own. @internal */
-export type RouteParamKind =
-  | 'request' | 'response' | 'next' | 'body' | 'query' | 'param' | 'headers' | 'session'
-  | 'file' | 'files' | 'host' | 'ip' | 'rawBody' | 'custom' | 'mcp';
-
-/** What a numeric parameter type (Nest's `RouteParamtypes`, or an MCP one) stands for. @internal */
-export function routeParamKind(type: number): RouteParamKind {
-  // createParamDecorator() keys are `<id>__customRouteArgs__:<index>`: not a number.
-  if (Number.isNaN(type)) return 'custom';
-  // The enum's own names, camel-cased: RAW_BODY → rawBody. A number past them is one of MCP's (100 and up).
-  const name = (RouteParamtypes as unknown as Record<number, string | undefined>)[type];
-  return name ? (name.toLowerCase().replace(/_(\w)/g, (_, letter: string) => letter.toUpperCase()) as RouteParamKind) : 'mcp';
-}
-
-/** One parameter of a route handler, as its decorator recorded it. @internal */
-export interface RouteParam {
-  index: number;
-  kind: RouteParamKind;
-  /** The numeric type Nest's params factory is asked for (RouteParamtypes, or an MCP one). */
-  type: number;
-  data: unknown;
-  pipes: readonly unknown[];
-}
-
-/** A controller method's HTTP route, read from Nest's own metadata. @internal */
-export interface RouteMetadata {
-  method: string;
-  /** The controller's path(s) and the method's, joined (the first of each when several). */
-  path: string;
-  params: RouteParam[];
-  /** `@Sse()`: an event stream, which no tool result can carry. */
-  sse: boolean;
-  /** `@Render()`: a view, not JSON. */
-  render: boolean;
-}
-
-/** The route of a controller method (`@Get()`, `@Post()`, …), or undefined when it is not a route handler. @internal */
-export function readRoute(controller: Function, methodName: string, handler: Function): RouteMetadata | undefined {
-  const methodPath: unknown = Reflect.getMetadata(PATH_METADATA, handler);
-  const method: unknown = Reflect.getMetadata(METHOD_METADATA, handler);
-  if (methodPath === undefined || method === undefined) return undefined;
-  const first = (path: unknown): string => (Array.isArray(path) ? String(path[0] ?? '') : typeof path === 'string' ? path : '');
-  const path = ['', first(Reflect.getMetadata(PATH_METADATA, controller)), first(methodPath)]
-    .join('/')
-    .replace(/\/+/g, '/')
-    .replace(/(.)\/$/, '$1');
-  const raw: Record<string, { index: number; data?: unknown; pipes?: unknown[] }> = Reflect.getMetadata(ROUTE_ARGS_METADATA, controller, methodName) ?? {};
-  const params = Object.entries(raw)
-    .map(([key, value]) => {
-      const type = Number(key.split(':')[0]);
-      return { index: value.index, kind: routeParamKind(type), type, data: value.data, pipes: value.pipes ?? [] };
-    })
-    .sort((a, b) => a.index - b.index);
-  return {
-    method: RequestMethod[method as number] ?? 'GET',
-    path,
-    params,
-    sse: Reflect.getMetadata(SSE_METADATA, handler) === true,
-    render: Reflect.getMetadata(RENDER_METADATA, handler) !== undefined,
-  };
 }

@@ -1,6 +1,6 @@
 import type { ParamsFactory } from '@nestjs/core';
 import { McpParamtype } from '../interfaces/mcp-paramtype.enum.js';
-import { routeParamKind } from '../invocation/nest-adapter.js';
+import { routeParamKind } from '../invocation/nest-route-metadata.js';
 import { prepareInvocation } from '../invocation/mcp-invocation.js';
 import { mcpInvocationOf, type RouteRequest } from './route-exchange.js';
 

@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { describe, expect, it } from '@jest/globals';
 import { Body, Controller, DefaultValuePipe, Param, ParseArrayPipe, ParseIntPipe, Post, Query } from '@nestjs/common';
 import { IsInt, IsOptional, IsString } from 'class-validator';
-import { readRoute } from '../invocation/nest-adapter.js';
+import { readRoute } from '../invocation/nest-route-metadata.js';
 import { requestParts } from './route-exchange.js';
 import { buildRouteInput } from './route-schema.js';
 

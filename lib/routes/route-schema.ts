@@ -1,5 +1,5 @@
 import { DefaultValuePipe, ParseArrayPipe, ParseBoolPipe, ParseEnumPipe, ParseFloatPipe, ParseIntPipe, ParseUUIDPipe } from '@nestjs/common';
-import type { RouteMetadata, RouteParam } from '../invocation/nest-adapter.js';
+import type { RouteMetadata, RouteParam } from '../invocation/nest-route-metadata.js';
 import type { JsonSchemaObject, Tool } from '../protocol/wire.types.js';
 import { composeObjectSchema, dtoToJsonSchema, schemaForDesignType, type NamedParameterSchema } from '../schema/index.js';
 import { enumSchema, enumValues, isDtoClass } from '../schema/schema-helpers.js';

@@ -3,7 +3,7 @@ import type { McpDefinitionFactory, ToolDefinition } from '../definitions/defini
 import type { HandlerMethod } from '../definitions/handler-method.js';
 import type { McpToolMetadata } from '../interfaces/handler-metadata.interface.js';
 import { McpInvokerFactory, type CallStyle, type InvocableMethod } from '../invocation/invoker.factory.js';
-import { readRoute, type RouteMetadata, type RouteParam } from '../invocation/nest-adapter.js';
+import { readRoute, type RouteMetadata, type RouteParam } from '../invocation/nest-route-metadata.js';
 import type { McpInvocation } from '../invocation/mcp-invocation.js';
 import type { ToolAnnotations } from '../protocol/wire.types.js';
 import { RouteParamsFactory } from './route-params.factory.js';

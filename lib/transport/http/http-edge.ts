@@ -3,7 +3,10 @@ import { HttpAdapterHost } from '@nestjs/core';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { MCP_SETTINGS } from '../../mcp.constants.js';
 import type { McpSettings } from '../../config/mcp-settings.js';
-import { installExpressEdge } from './express-edge.js';
+import { McpAuthService } from '../../auth/mcp-auth.service.js';
+import { NestAdapter } from '../../invocation/nest-adapter.js';
+import { ExpressShortcut, installExpressEdge, type ExpressEndpoint } from './express-edge.js';
+import { McpHttpTransport, type HttpRequest } from './mcp-http.transport.js';
 import { prepareFastifyEdge } from './fastify-edge.js';
 import { OriginPolicy } from './origin.policy.js';
 import { admitJsonBody, deferContinue, type BodyLimits, type EndpointEdge, type Refusal } from './request-body.js';
@@ -16,8 +19,10 @@ import { applyServerTimeouts } from './server-timeouts.js';
  * @internal
  */
 @Injectable()
-export class McpHttpEdge implements OnModuleInit, EndpointEdge {
+export class McpHttpEdge implements OnModuleInit, ExpressEndpoint {
   readonly limits: BodyLimits;
+  /** On Express: when a POST may skip the rest of the router (`NEST_MCP_INVOKER=nest`: never). */
+  readonly expressShortcut: ExpressShortcut;
   private readonly logger = new Logger('McpModule');
   private fastifyRoutes = 0;
 
@@ -25,7 +30,14 @@ export class McpHttpEdge implements OnModuleInit, EndpointEdge {
     @Inject(MCP_SETTINGS) private readonly settings: McpSettings,
     private readonly adapterHost: HttpAdapterHost,
     private readonly origins: OriginPolicy,
+    private readonly transport: McpHttpTransport,
+    private readonly nest: NestAdapter,
+    private readonly auth: McpAuthService,
   ) {
+    this.expressShortcut = new ExpressShortcut(!nest.nestPathOnly, () => {
+      const hooks = adapterHost?.httpAdapter as { onRequestHook?: unknown; onResponseHook?: unknown } | undefined;
+      return hooks?.onRequestHook === undefined && hooks?.onResponseHook === undefined;
+    });
     const { maxBodyBytes, maxJsonDepth, bodyTimeoutMs } = settings.limits;
     this.limits = { maxBodyBytes, maxJsonDepth, bodyTimeoutMs };
     // Fastify fixes a route's options when Nest adds the route, before any module hook: its hooks go
@@ -45,7 +57,7 @@ export class McpHttpEdge implements OnModuleInit, EndpointEdge {
       applyServerTimeouts(server, this.settings.limits, this.logger);
       deferContinue(server, (req) => this.isEndpoint(req.url ?? ''));
     }
-    if (type === 'express') installExpressEdge(adapter.getInstance(), this);
+    if (type === 'express') installExpressEdge(adapter.getInstance(), this, this.expressShortcut);
     else if (this.fastifyRoutes === 0) {
       // Without its hooks the route would take bodies with no Origin, size or header checks.
       throw new Error(`McpModule: the Fastify route of ${this.settings.endpoint} was added without the endpoint's checks`);
@@ -60,6 +72,15 @@ export class McpHttpEdge implements OnModuleInit, EndpointEdge {
     const path = url.split('?')[0].toLowerCase();
     const endpoint = this.settings.endpoint.toLowerCase();
     return path.endsWith(endpoint) || path.endsWith(`${endpoint}/`);
+  }
+
+  handlePost(req: HttpRequest, res: ServerResponse): void {
+    this.transport.handlePost(req, res);
+  }
+
+  /** Nest runs a guard or interceptor around every route when one is global, and the bearer guard around the MCP route with `auth`. */
+  routeIsBare(): boolean {
+    return !this.auth.enabled && this.nest.noGlobalGuardsOrInterceptors();
   }
 
   async admit(req: IncomingMessage, res: ServerResponse): Promise<{ body: unknown } | Refusal> {

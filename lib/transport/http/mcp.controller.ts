@@ -2,6 +2,7 @@ import { All, Controller, Inject, Req, Res, UseFilters, UseGuards, type Type } f
 import { McpAuthChallengeFilter, McpBearerAuthGuard } from './mcp-bearer-auth.guard.js';
 import { nodeExchange } from './http-exchange.js';
 import { McpHttpTransport, type HttpRequest } from './mcp-http.transport.js';
+import { McpHttpEdge } from './http-edge.js';
 
 /**
  * Makes the controller that serves the MCP endpoint. Each `McpModule.forRoot()` gets its own class,
@@ -11,7 +12,10 @@ import { McpHttpTransport, type HttpRequest } from './mcp-http.transport.js';
 export function createMcpController(): Type {
   @Controller()
   class McpController {
-    constructor(@Inject(McpHttpTransport) private readonly transport: McpHttpTransport) {}
+    constructor(
+      @Inject(McpHttpTransport) private readonly transport: McpHttpTransport,
+      @Inject(McpHttpEdge) private readonly edge: McpHttpEdge,
+    ) {}
 
     /**
      * POST carries the messages. Every other method (GET, DELETE, PUT, PATCH, OPTIONS, …): DELETE may
@@ -21,7 +25,11 @@ export function createMcpController(): Type {
     @All()
     async serve(@Req() req: unknown, @Res() res: unknown): Promise<void> {
       const exchange = nodeExchange<HttpRequest>(req, res);
-      if (exchange.req.method === 'POST') return this.transport.handlePost(exchange.req, exchange.res);
+      if (exchange.req.method === 'POST') {
+        // On Express, the route this POST came by is the MCP route: later ones may skip the router (express-edge.ts).
+        this.edge.expressShortcut.learn(exchange.req);
+        return this.transport.handlePost(exchange.req, exchange.res);
+      }
       await this.transport.handleOtherMethod(exchange.req, exchange.res);
     }
   }
