@@ -1,6 +1,6 @@
-import { Ajv2020 } from 'ajv/dist/2020.js';
 import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
+import { MetaSchemaAjv } from '../schema/meta-schema-ajv.js';
 import type { ElicitAction, ElicitContentValue, ElicitRequestFormParams, ElicitResponse } from '../protocol/wire.types.js';
 import type { ElicitationRequestedSchema } from './elicitation-schema.types.js';
 import { isPlainObject } from '../protocol/json-value.js';
@@ -19,14 +19,14 @@ type FormatsPlugin = typeof addFormatsModule.default;
 const addFormats: FormatsPlugin =
   (addFormatsModule as unknown as { default?: FormatsPlugin }).default ?? (addFormatsModule as unknown as FormatsPlugin);
 
-let ajv: Ajv2020 | undefined;
+let ajv: MetaSchemaAjv | undefined;
 /** Keyed by canonical JSON because replays rebuild an equal schema as a new object each round trip. */
 const validators = new Map<string, ValidateFunction>();
 
-function getAjv(): Ajv2020 {
+function getAjv(): MetaSchemaAjv {
   if (ajv === undefined) {
     // strict: false because requested schemas may carry annotation keywords ajv does not know (legacy `enumNames`).
-    ajv = new Ajv2020({ strict: false, allErrors: true, logger: false });
+    ajv = new MetaSchemaAjv({ strict: false, allErrors: true, logger: false });
     addFormats(ajv, ['email', 'uri', 'date', 'date-time']);
   }
   return ajv;

@@ -1,7 +1,7 @@
-import { Ajv2020 } from 'ajv/dist/2020.js';
 import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
 import ajvFormats from 'ajv-formats';
 import type { JsonSchemaObject } from '../protocol/wire.types.js';
+import { MetaSchemaAjv } from './meta-schema-ajv.js';
 import { propertyPath } from './schema-helpers.js';
 
 /**
@@ -29,13 +29,14 @@ export interface ArgumentValidatorOptions {
 //   the thorough one, allErrors:true, runs only after a failure to name every bad argument;
 // - addUsedSchema:false so user schemas carrying the same `$id` do not collide in the registry;
 // - no `loadSchema`: Ajv never fetches remote `$ref`s (the spec forbids auto-dereferencing network
-//   URIs); an unresolvable `$ref` fails compilation, i.e. start-up.
-const sharedAjv = new Map<boolean, Ajv2020>();
+//   URIs); an unresolvable `$ref` fails compilation, i.e. start-up;
+// - the meta-schema check runs precompiled code (MetaSchemaAjv): Ajv's own would compile it at start-up.
+const sharedAjv = new Map<boolean, MetaSchemaAjv>();
 
-function ajv(allErrors: boolean): Ajv2020 {
+function ajv(allErrors: boolean): MetaSchemaAjv {
   let instance = sharedAjv.get(allErrors);
   if (instance === undefined) {
-    instance = new Ajv2020({ strict: false, allErrors, coerceTypes: false, addUsedSchema: false, logger: false });
+    instance = new MetaSchemaAjv({ strict: false, allErrors, coerceTypes: false, addUsedSchema: false, logger: false });
     // The package's CJS default export is the plugin itself; `.default` is the same function.
     ajvFormats.default(instance);
     sharedAjv.set(allErrors, instance);
