@@ -28,6 +28,7 @@ import type { Observable } from 'rxjs';
 import { McpArg, McpModule, McpTool } from '../lib/index.js';
 import { ExpressShortcut } from '../lib/transport/http/express-edge.js';
 import { McpHttpEdge } from '../lib/transport/http/http-edge.js';
+import { McpHttpTransport } from '../lib/transport/http/mcp-http.transport.js';
 import { createHttpApp, onFastify } from './support/http-adapter.js';
 import { callMcp } from './support/mcp-http.js';
 
@@ -109,6 +110,21 @@ describe('the edge answers a POST itself only when nothing else would see it', (
     // On Express another spelling of the path (a trailing slash) reaches the same route: the walk finds it learnt.
     await echo(`${url}/`, 'slash');
     expect(byEdge()).toBe(4);
+  });
+
+  it('a fault of the module\'s own while the edge answers is a logged -32603 with a reference, and the next POST is served', async () => {
+    const { url, byEdge } = await start(BareModule);
+    await echo(url, 'one');
+    const transport = app!.get(McpHttpTransport);
+    jest.spyOn(transport, 'handlePost').mockImplementationOnce(() => {
+      throw new Error('a bug of the module');
+    });
+    const failed = await callMcp(url, 'tools/call', { name: 'echo', arguments: { message: 'two' } });
+    expect(failed.status).toBe(500);
+    expect(failed.body.error.code).toBe(-32603);
+    expect(failed.body.error.message).not.toContain('a bug of the module');
+    await echo(url, 'three');
+    expect(byEdge()).toBe(onFastify ? 3 : 2);
   });
 
   it('a middleware of the application on the path sees every POST', async () => {

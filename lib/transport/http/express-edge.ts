@@ -31,11 +31,7 @@ export function installExpressEdge(expressApp: unknown, edge: AnsweringEdge, sho
       if (!route) return next();
       // As the router leaves it for the route's handler.
       req.route = route;
-      try {
-        edge.handlePost(req, res);
-      } catch (error) {
-        next(error);
-      }
+      edge.handlePost(req, res);
     }, next);
   };
   shortcut.attach(placeAheadOfBodyParsers(expressApp, middleware), middleware);

@@ -6,6 +6,8 @@ import type { McpSettings } from '../../config/mcp-settings.js';
 import { McpAuthService } from '../../auth/mcp-auth.service.js';
 import { NestAdapter } from '../../invocation/nest-adapter.js';
 import { ExpressShortcut, installExpressEdge } from './express-edge.js';
+import { asMcpError } from '../../protocol/internal-error.js';
+import { writeJsonRpcError } from './json-response.js';
 import { McpHttpTransport, type HttpRequest } from './mcp-http.transport.js';
 import { prepareFastifyEdge } from './fastify-edge.js';
 import { OriginPolicy } from './origin.policy.js';
@@ -74,8 +76,19 @@ export class McpHttpEdge implements OnModuleInit, AnsweringEdge {
     return path.endsWith(endpoint) || path.endsWith(`${endpoint}/`);
   }
 
+  /**
+   * What the controller does for a POST, when the edge answers it. `handlePost()` answers every client
+   * mistake itself; a throw would be the module's own fault, which Nest's filter would have answered 500
+   * on the controller's path: logged once with a reference and answered so here.
+   */
   handlePost(req: HttpRequest, res: ServerResponse): void {
-    this.transport.handlePost(req, res);
+    try {
+      this.transport.handlePost(req, res);
+    } catch (error) {
+      const mcpError = asMcpError(this.logger, 'POST', undefined, error);
+      if (res.headersSent) res.destroy();
+      else writeJsonRpcError(res, mcpError.httpStatus, mcpError);
+    }
   }
 
   /** Nest runs a guard or interceptor around every route when one is global, and the bearer guard around the MCP route with `auth`. */
