@@ -19,7 +19,7 @@ interface RouterLayer {
  * body parsers: Origin, Host, media type and size are judged before a byte of the body is read, and
  * `req.body` is set, so the application's parsers skip it. When nothing else in the application would
  * see the POST (`ExpressShortcut`), the edge answers it at once instead of walking the rest of the
- * router to the controller, which would only hand it back: a third of a call's allocations.
+ * router to the controller, which would only hand it back (about 8 KB of a call's 49 allocated).
  */
 export function installExpressEdge(expressApp: unknown, edge: AnsweringEdge, shortcut: ExpressShortcut): void {
   const middleware: Middleware = (req, res, next) => {
@@ -64,6 +64,7 @@ const NEST_BODY_PARSERS = new Set(['jsonParser', 'urlencodedParser', 'textParser
 function isNestHooksLayer(layer: RouterLayer): boolean {
   return typeof layer.handle === 'function' && layer.handle.length === 3 && String(layer.handle).includes('onRequestHook');
 }
+
 /** How the `router` package publishes each layer it runs, for tracers. */
 const ROUTER_TRACING = tracingChannel('express.router.request');
 /** Distinct paths whose answer is kept (the endpoint has a few spellings: case, a trailing slash). */
@@ -73,12 +74,11 @@ const MAX_KEPT_PATHS = 32;
  * Whether the edge may answer a POST without walking the rest of the Express router. It may when, for
  * the request's path, the router would reach the MCP controller's route next with nothing between:
  * every layer after the edge is one of Nest's body parsers or its idle hooks middleware, or does not
- * match the path, up to the first
- * route that matches, and that route is the MCP controller's own (learnt from `req.route` the first
- * time Nest routes a POST to the controller, so the first POST of each path always takes the router).
- * Any middleware of the application's or Nest's (`app.use`, `MiddlewareConsumer`, CORS), another
- * route on the path, a wrapped layer (OpenTelemetry's Express instrumentation) or a subscriber to the
- * router's tracing channel keeps the whole router. Kept per path until the router's stack grows.
+ * match the path, up to the first route that matches, and that route is the MCP controller's own
+ * (learnt from `req.route` the first time Nest routes a POST to the controller, so the first POST of
+ * each path always takes the router). Any middleware of the application's or Nest's (`app.use`,
+ * `MiddlewareConsumer`, CORS), another route on the path, a wrapped layer (an instrumentation's) or a
+ * subscriber to the router's tracing channel keeps the whole router. Kept per path until the stack grows.
  */
 export class ExpressShortcut {
   private readonly ours = new WeakSet<object>();
