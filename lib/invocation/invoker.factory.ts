@@ -48,11 +48,12 @@ export class McpInvokerFactory {
     const resolve = this.createResolver(method, style);
     return async (invocation) => {
       const enhanced = await resolve(invocation);
-      const args = style ? style.args(invocation) : [invocation];
+      // An MCP handler takes the invocation alone: no arguments array per call unless a filter needs one.
+      const args = style?.args(invocation);
       try {
-        return await enhanced.handler(...args);
+        return await (args ? enhanced.handler(...args) : enhanced.handler(invocation));
       } catch (error) {
-        return this.filter(error, enhanced, invocation, args, style);
+        return this.filter(error, enhanced, invocation, args ?? [invocation], style);
       }
     };
   }

@@ -136,7 +136,6 @@ export class NestAdapter {
   private readonly contextUtils = new ContextUtils();
   /** Per method: its MCP parameters when it is plain (`plainParameters`), `undefined` when it is not. */
   private readonly plain = new WeakMap<Method, McpParameter[] | undefined>();
-  /** `NEST_MCP_INVOKER=nest`: every call through Nest's `ExternalContextCreator` (the tests prove both paths alike). */
   /** `NEST_MCP_INVOKER=nest`: every call takes Nest's own path (enhancer contexts, and on Express the router), so tests can run both. */
   readonly nestPathOnly = process.env.NEST_MCP_INVOKER === 'nest';
 
@@ -299,14 +298,13 @@ function hasEntries(value: unknown): boolean {
  */
 function directHandler(instance: object, callback: Method, parameters: McpParameter[]): EnhancedMethod['handler'] {
   // The invoker passes the invocation alone (`args` of a route style never take this path).
-  if (parameters.length === 0) return async (...args) => settle(await callback.call(instance, args[0]));
+  if (parameters.length === 0) return async (invocation) => settle(await callback.call(instance, invocation));
   const length = Math.max(...parameters.map((parameter) => parameter.index)) + 1;
-  return async (...callArgs) => {
-    const invocation = callArgs[0] as McpInvocation;
-    await prepareInvocation(invocation);
+  return async (invocation) => {
+    await prepareInvocation(invocation as McpInvocation);
     const args: unknown[] = new Array(length);
     for (let i = 0; i < length; i++) args[i] = undefined;
-    for (const parameter of parameters) args[parameter.index] = mcpParamValue(parameter.type, parameter.data, invocation);
+    for (const parameter of parameters) args[parameter.index] = mcpParamValue(parameter.type, parameter.data, invocation as McpInvocation);
     return settle(await callback.apply(instance, args));
   };
 }
