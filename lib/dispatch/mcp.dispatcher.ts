@@ -6,7 +6,7 @@ import { MCP_MODERN_ERA, MCP_SETTINGS } from '../mcp.constants.js';
 import { asMcpError } from '../protocol/internal-error.js';
 import { MethodNotFoundError } from '../protocol/mcp.error.js';
 import type { RequestMeta } from '../protocol/request-meta.js';
-import type { JsonObject, JsonRpcRequest } from '../protocol/wire.types.js';
+import type { JsonObject, JsonRpcRequest, Result } from '../protocol/wire.types.js';
 import { classifyOutbound, McpTelemetry } from '../telemetry/mcp-telemetry.js';
 import { withCallTimeout } from './call-timeout.js';
 import type { CallEra, EraCall, OutboundMessage } from './call-era.js';
@@ -141,7 +141,8 @@ export class McpDispatcher {
     }
   }
 
-  private async route(call: EraCall, era: CallEra, meta: RequestMeta, transport: TransportFacts, abort: AbortController) {
+  /** Not async: a refusal here is thrown to `run`'s catch, and the call's promise is the rounds'. */
+  private route(call: EraCall, era: CallEra, meta: RequestMeta, transport: TransportFacts, abort: AbortController): Promise<Result> {
     const route = this.methods.get(call.request.method);
     if (!route || !servesEra(route, era.name)) throw new MethodNotFoundError(call.request.method);
     const notify = era.notifier(call);

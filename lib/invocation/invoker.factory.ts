@@ -3,6 +3,7 @@ import { ContextIdFactory, ModuleRef, type ContextId } from '@nestjs/core';
 import { McpForbiddenError, McpUnauthorizedError } from '../auth/mcp-auth.errors.js';
 import { isInputRequiredSignal } from '../mrtr/input-required.signal.js';
 import { McpError } from '../protocol/mcp.error.js';
+import type { MaybePromise } from '../protocol/maybe-promise.js';
 import { isPreparationFailure, type McpInvocation } from './mcp-invocation.js';
 import { NestAdapter, type EnhancedMethod, type InstanceWrapper, type ParameterStyle } from './nest-adapter.js';
 
@@ -15,7 +16,7 @@ export interface InvocableMethod {
 }
 
 /** Calls a handler with an invocation; the result is the method's (or a filter's) value. @internal */
-export type Invoker = (invocation: McpInvocation) => Promise<unknown>;
+export type Invoker = (invocation: McpInvocation) => MaybePromise<unknown>;
 
 /**
  * How a method other than an MCP handler is called (a controller route, lib/routes): its parameter
@@ -46,16 +47,23 @@ export class McpInvokerFactory {
   /** Guards, interceptors, parameters and pipes, the method, then exception filters (see `filter`). */
   createInvoker(method: InvocableMethod, style?: CallStyle): Invoker {
     const resolve = this.createResolver(method, style);
-    return async (invocation) => {
-      const enhanced = await resolve(invocation);
-      // An MCP handler takes the invocation alone: no arguments array per call unless a filter needs one.
-      const args = style?.args(invocation);
-      try {
-        return await (args ? enhanced.handler(...args) : enhanced.handler(invocation));
-      } catch (error) {
-        return this.filter(error, enhanced, invocation, args ?? [invocation], style);
-      }
+    return (invocation) => {
+      const resolved = resolve(invocation);
+      return resolved instanceof Promise ? resolved.then((enhanced) => this.call(enhanced, invocation, style)) : this.call(resolved, invocation, style);
     };
+  }
+
+  /** The method's value (a promise only when something waits), or what its filters make of its failure. */
+  private call(enhanced: EnhancedMethod, invocation: McpInvocation, style?: CallStyle): MaybePromise<unknown> {
+    // An MCP handler takes the invocation alone: no arguments array per call unless a filter needs one.
+    const args = style?.args(invocation);
+    try {
+      const value = args ? enhanced.handler(...args) : enhanced.handler(invocation);
+      if (!(value instanceof Promise)) return value;
+      return value.catch((error: unknown) => this.filter(error, enhanced, invocation, args ?? [invocation], style));
+    } catch (error) {
+      return this.filter(error, enhanced, invocation, args ?? [invocation], style);
+    }
   }
 
   /**
@@ -75,9 +83,10 @@ export class McpInvokerFactory {
 
   /**
    * The method as the invoker calls it: directly when nothing enhances it (`NestAdapter.direct`), else
-   * through Nest's enhancer contexts. Static methods are resolved on their first call, as before.
+   * through Nest's enhancer contexts. Static methods are resolved on their first call, as before, and
+   * then handed out as they are (no promise per call).
    */
-  private createResolver(method: InvocableMethod, style?: ParameterStyle): (invocation: McpInvocation) => Promise<EnhancedMethod> {
+  private createResolver(method: InvocableMethod, style?: ParameterStyle): (invocation: McpInvocation) => MaybePromise<EnhancedMethod> {
     const { wrapper, instance, methodName, classRef } = method;
     // A route called as a tool fills its parameters its own way (`style`): always through Nest's contexts.
     const resolve = (target: object, contextId?: ContextId) =>
@@ -85,7 +94,7 @@ export class McpInvokerFactory {
       this.nest.enhance(wrapper, target, methodName, classRef, contextId, style);
     if (wrapper.isDependencyTreeStatic() && !wrapper.isTransient) {
       let enhanced: EnhancedMethod | undefined;
-      return async () => (enhanced ??= resolve(instance));
+      return () => (enhanced ??= resolve(instance));
     }
     if (wrapper.isDependencyTreeStatic()) {
       let enhanced: Promise<EnhancedMethod> | undefined;

@@ -34,8 +34,9 @@ export interface McpInvocation {
 }
 
 interface Preparation {
-  run(): Promise<void>;
-  promise?: Promise<void>;
+  run(): void | Promise<void>;
+  /** Settled: `true` once it succeeded, or the promise of the run still waiting. */
+  state?: true | Promise<void>;
   error?: unknown;
 }
 
@@ -50,21 +51,48 @@ type Prepared = McpInvocation & { [PREPARATION]?: Preparation };
 /**
  * Attaches the call's preparation (argument checks, then the one-time requestState claim) to its
  * invocation. It runs once, on first demand: when Nest extracts the first MCP parameter, which is
- * after guards and inside interceptors, where Nest runs pipes. @internal
+ * after guards and inside interceptors, where Nest runs pipes. A preparation with nothing to wait for
+ * (the usual argument checks) returns nothing rather than a promise. @internal
  */
-export function setPreparation(invocation: McpInvocation, run: () => Promise<void>): void {
+export function setPreparation(invocation: McpInvocation, run: () => void | Promise<void>): void {
   (invocation as Prepared)[PREPARATION] = { run };
 }
 
 /** Runs (once) and awaits the invocation's preparation; nothing to do for probes and direct calls. @internal */
 export function prepareInvocation(invocation: McpInvocation): Promise<void> {
+  try {
+    return prepareNow(invocation) ?? RESOLVED;
+  } catch (error) {
+    return Promise.reject(error);
+  }
+}
+
+const RESOLVED = Promise.resolve();
+
+/**
+ * `prepareInvocation()` for a caller that can go on at once: undefined when the preparation is done
+ * (it did not have to wait), a promise while it waits; a failure is thrown (again, to a later caller). @internal
+ */
+export function prepareNow(invocation: McpInvocation): Promise<void> | undefined {
   const preparation = (invocation as Prepared)[PREPARATION];
-  if (!preparation) return Promise.resolve();
-  preparation.promise ??= preparation.run().catch((error: unknown) => {
+  if (!preparation || preparation.state === true) return undefined;
+  if (preparation.state) return preparation.state;
+  if ('error' in preparation) throw preparation.error;
+  const failed = (error: unknown): never => {
     preparation.error = error;
     throw error;
-  });
-  return preparation.promise;
+  };
+  let running: void | Promise<void>;
+  try {
+    running = preparation.run();
+  } catch (error) {
+    return failed(error);
+  }
+  if (!running) {
+    preparation.state = true;
+    return undefined;
+  }
+  return (preparation.state = running.then(() => void (preparation.state = true), failed));
 }
 
 /**
@@ -73,5 +101,5 @@ export function prepareInvocation(invocation: McpInvocation): Promise<void> {
  */
 export function isPreparationFailure(invocation: McpInvocation, error: unknown): boolean {
   const preparation = (invocation as Prepared)[PREPARATION];
-  return preparation?.promise !== undefined && preparation.error === error;
+  return preparation !== undefined && 'error' in preparation && preparation.error === error;
 }

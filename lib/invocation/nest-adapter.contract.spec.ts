@@ -279,11 +279,14 @@ describe('direct calls of methods nothing enhances (the same outcome as through 
         const direct = adapter.direct(wrapper, instance, method, Plain);
         const enhanced = adapter.enhance(wrapper, instance, method, Plain);
         if (!direct) throw new Error(`${method}: no direct path for a method nothing enhances`);
-        const outcome = (handler: (invocation: McpInvocation) => Promise<unknown>) =>
-          handler(invocationWith({ word: 'w', count: 2 })).then(
-            (value) => ({ value }),
-            async (error: unknown) => ({ error: String(error), filtered: await adapter.filter(direct, error, []) }),
-          );
+        // A direct handler returns a value or throws without a promise when nothing waits; the invoker takes both as the promise would.
+        const outcome = (handler: (invocation: McpInvocation) => unknown) =>
+          Promise.resolve()
+            .then(() => handler(invocationWith({ word: 'w', count: 2 })))
+            .then(
+              (value) => ({ value }),
+              async (error: unknown) => ({ error: String(error), filtered: await adapter.filter(direct, error, []) }),
+            );
         expect(await outcome(direct.handler)).toEqual(await outcome(enhanced.handler));
       }
       expect(await adapter.direct(wrapper, instance, 'run', Plain)!.handler(invocationWith({ word: 'w', count: 2 }))).toBe('w×2');

@@ -55,7 +55,8 @@ import {
 } from '@nestjs/core/internal';
 import { MCP_CONTEXT_TYPE, MCP_PARAM_ARGS_METADATA } from '../mcp.constants.js';
 import { isObservable, lastValueFrom } from 'rxjs';
-import { prepareInvocation, type McpInvocation } from './mcp-invocation.js';
+import { isThenable } from '../protocol/maybe-promise.js';
+import { prepareNow, type McpInvocation } from './mcp-invocation.js';
 import { mcpParamValue, McpParamsFactory } from './mcp-params.factory.js';
 import type { ParamsFactory } from '@nestjs/core';
 
@@ -96,7 +97,7 @@ class McpFiltersContext extends BaseExceptionFilterContext {
 /** What the invoker needs from Nest for one method on one instance. @internal */
 export interface EnhancedMethod {
   /** Guards → interceptors → parameter extraction (the call's preparation) and pipes → the method. */
-  handler: (...args: unknown[]) => Promise<unknown>;
+  handler: (...args: unknown[]) => unknown;
   guards: CanActivate[];
   /** The exception filters, resolved on first use (a direct call resolves them only when it fails). */
   filters(): ExceptionFilterMetadata[];
@@ -294,21 +295,31 @@ function hasEntries(value: unknown): boolean {
  * What `ExternalContextCreator.create()` does for a method with no enhancer, without its per-call
  * closures: a method without MCP parameters gets the invocation itself; otherwise the call's
  * preparation runs (once, as the first parameter's extraction would start it), then each parameter is
- * read into an array of `undefined`s as long as the highest index. An Observable result gives its last value.
+ * read into an array of `undefined`s as long as the highest index. An Observable result gives its last
+ * value. Nothing is awaited that does not wait: the method's own value comes back as it is (the invoker
+ * awaits it once), and a synchronous throw is the invoker's to catch, as a rejection would be.
  */
 function directHandler(instance: object, callback: Method, parameters: McpParameter[]): EnhancedMethod['handler'] {
   // The invoker passes the invocation alone (`args` of a route style never take this path).
-  if (parameters.length === 0) return async (invocation) => settle(await callback.call(instance, invocation));
+  if (parameters.length === 0) return (invocation) => settle(callback.call(instance, invocation));
   const length = Math.max(...parameters.map((parameter) => parameter.index)) + 1;
-  return async (invocation) => {
-    await prepareInvocation(invocation as McpInvocation);
+  const call = (invocation: McpInvocation) => {
     const args: unknown[] = new Array(length);
     for (let i = 0; i < length; i++) args[i] = undefined;
-    for (const parameter of parameters) args[parameter.index] = mcpParamValue(parameter.type, parameter.data, invocation as McpInvocation);
-    return settle(await callback.apply(instance, args));
+    for (const parameter of parameters) args[parameter.index] = mcpParamValue(parameter.type, parameter.data, invocation);
+    return settle(callback.apply(instance, args));
+  };
+  return (invocation) => {
+    const preparing = prepareNow(invocation as McpInvocation);
+    return preparing ? preparing.then(() => call(invocation as McpInvocation)) : call(invocation as McpInvocation);
   };
 }
 
+/** The method's value, or the promise of it (awaited by the invoker); an Observable, also one a promise gives, gives its last value. */
 function settle(result: unknown): unknown {
-  return isObservable(result) ? lastValueFrom(result) : result;
+  return isThenable(result) ? Promise.resolve(result).then(lastValueOf) : lastValueOf(result);
+}
+
+function lastValueOf(value: unknown): unknown {
+  return isObservable(value) ? lastValueFrom(value) : value;
 }

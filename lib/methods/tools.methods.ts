@@ -12,6 +12,7 @@ import { TASKS_EXTENSION } from '../protocol/protocol.constants.js';
 import { TaskStartSignal } from '../mrtr/index.js';
 import { declaresTasks, taskFields, type TaskRecord } from '../tasks/task-record.js';
 import { isPlainObject } from '../protocol/json-value.js';
+import { andThen, type MaybePromise } from '../protocol/maybe-promise.js';
 import type { CallToolResult, JsonObject, Result } from '../protocol/wire.types.js';
 import { McpRegistry } from '../registry/mcp.registry.js';
 import type { RegisteredTool } from '../registry/registered-handlers.js';
@@ -86,7 +87,8 @@ export class ToolsMethods {
   @RpcMethod('tools/call', { inputRounds: true, era: 'both' })
   async call(call: McpCall, params: JsonObject): Promise<Result> {
     // Looked up first: whether the call runs now or as a task depends on the tool.
-    const found = await this.pipeline.find(this.calls, call, params);
+    const lookup = this.pipeline.find(this.calls, call, params);
+    const found = lookup instanceof Promise ? await lookup : lookup;
     // Only now: a tool hidden from this caller answered as unknown before its headers could tell.
     if (found.entry.headerParams) call.checkParamHeaders?.(params.arguments, found.entry.headerParams);
     const { task, taskStart } = found.entry;
@@ -130,11 +132,12 @@ function unknownTool(name: string): InvalidParamsError {
 }
 
 /** The Standard Schema's own validate (its output is what the method gets); else JSON Schema first, then the DTO's class-validator rules. */
-async function checkToolArguments(tool: RegisteredTool, args: JsonObject): Promise<CheckedArguments> {
+function checkToolArguments(tool: RegisteredTool, args: JsonObject): MaybePromise<CheckedArguments> {
   if (tool.argumentSchema) {
-    const checked = await tool.argumentSchema.validate(args);
-    if (!checked.ok) throw new ToolArgumentsError(checked.message);
-    return { arguments: checked.value as JsonObject };
+    return andThen(tool.argumentSchema.check(args), (checked) => {
+      if (!checked.ok) throw new ToolArgumentsError(checked.message);
+      return { arguments: checked.value as JsonObject };
+    });
   }
   // A route tool has no validator: its own pipes check the arguments, with the messages REST answers with.
   if (!tool.validator) return { arguments: args };
@@ -142,9 +145,10 @@ async function checkToolArguments(tool: RegisteredTool, args: JsonObject): Promi
   if (!check.ok) throw new ToolArgumentsError(check.message);
   if (!tool.dto) return { arguments: args };
   const dto = toDtoInstance(tool.dto, args);
-  const problem = await validateDto(dto);
-  if (problem) throw new ToolArgumentsError(problem);
-  return { arguments: args, dto };
+  return validateDto(dto).then((problem) => {
+    if (problem) throw new ToolArgumentsError(problem);
+    return { arguments: args, dto };
+  });
 }
 
 /**

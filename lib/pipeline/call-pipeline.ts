@@ -3,11 +3,12 @@ import { principalOf } from '../auth/mcp-auth-info.js';
 import type { McpCall } from '../context/mcp-call.js';
 import type { AskInputs, McpHandlerContext } from '../context/mcp-handler.context.js';
 import type { McpHandlerKind } from '../interfaces/mcp-handler-kind.enum.js';
-import { prepareInvocation, setPreparation, type McpInvocation, type McpInvocationKind } from '../invocation/mcp-invocation.js';
+import { prepareNow, setPreparation, type McpInvocation, type McpInvocationKind } from '../invocation/mcp-invocation.js';
 import { REQUEST_STATE_SERVICES } from '../mcp.constants.js';
 import { SIGNAL_SWALLOWED } from '../mcp.messages.js';
 import { InputRounds, isInputRequiredSignal, TaskStartSignal, type CallRounds, type RequestStateServices } from '../mrtr/index.js';
 import { asMcpError } from '../protocol/internal-error.js';
+import { andThen, type MaybePromise } from '../protocol/maybe-promise.js';
 import { logSafe } from '../protocol/log-text.js';
 import { isMcpError, type McpError } from '../protocol/mcp.error.js';
 import type { InputRequiredResult, JsonObject, Result } from '../protocol/wire.types.js';
@@ -92,7 +93,8 @@ export class McpCallPipeline {
 
   /** One call, lookup first. A task run asks through the task's own ledger (`taskRounds`), not requestState. */
   async call<E extends Callable>(family: CallFamily<E>, call: McpCall, params: JsonObject, taskRounds?: CallRounds): Promise<Result> {
-    return this.run(family, call, params, await this.find(family, call, params), taskRounds);
+    const lookup = this.find(family, call, params);
+    return this.run(family, call, params, lookup instanceof Promise ? await lookup : lookup, taskRounds);
   }
 
   /**
@@ -100,19 +102,24 @@ export class McpCallPipeline {
    * from this caller (`hideWhenDenied`, its guards denying a probe) is answered as an unknown name, with
    * the same code, message and HTTP status, before any guard runs for the call.
    */
-  async find<E extends Callable>(family: CallFamily<E>, call: McpCall, params: JsonObject): Promise<Found<E>> {
+  find<E extends Callable>(family: CallFamily<E>, call: McpCall, params: JsonObject): MaybePromise<Found<E>> {
     const found = family.find(params);
     const listed = found.listed;
-    // Only a `hideWhenDenied` entry has guards to ask (the common lookup awaits nothing).
-    if (listed?.entry.canList && !(await canSee(call, listed.entry, listed.kind))) throw listed.unknown();
-    return found;
+    // Only a `hideWhenDenied` entry has guards to ask: the common lookup has nothing to wait for.
+    if (!listed?.entry.canList) return found;
+    return canSee(call, listed.entry, listed.kind).then((visible) => {
+      if (!visible) throw listed.unknown();
+      return found;
+    });
   }
 
   /** The steps after lookup (tools/call looks its tool up first, to know whether the call is a task). */
   async run<E extends Callable>(family: CallFamily<E>, call: McpCall, params: JsonObject, found: Found<E>, taskRounds?: CallRounds): Promise<Result> {
     try {
       const outcome = await this.invoke(family, call, params, found, taskRounds);
-      return outcome.kind === 'value' ? await family.toResult(outcome.value, found) : outcome.result;
+      if (outcome.kind !== 'value') return outcome.result;
+      const result = family.toResult(outcome.value, found);
+      return result instanceof Promise ? await result : result;
     } catch (error) {
       // An McpError is the answer as it is; a task's start is tools/call's to handle.
       if (!family.toErrorResult || isMcpError(error) || error instanceof TaskStartSignal) throw error;
@@ -144,21 +151,24 @@ export class McpCallPipeline {
       context,
       httpRequest: call.httpRequest,
     };
-    // The preparation: argument checks, then input rounds (a task's own, or requestState's).
-    setPreparation(invocation, async () => {
-      const checked = await family.checkArguments(found, params);
-      invocation.arguments = checked.arguments;
-      invocation.dto = checked.dto;
-      if (taskRounds) rounds = taskRounds;
-      else if (family.canAsk && params.requestState == null && params.inputResponses === undefined) roundsOnDemand = true;
-      else if (family.canAsk) rounds = inputRounds = await this.openInputRounds(family.method, found.target, call, params);
-    });
+    // The preparation: argument checks, then input rounds (a task's own, or requestState's). Only a
+    // check or claim that waits makes it wait.
+    setPreparation(invocation, () =>
+      andThen(family.checkArguments(found, params), (checked) => {
+        invocation.arguments = checked.arguments;
+        invocation.dto = checked.dto;
+        if (taskRounds) rounds = taskRounds;
+        else if (family.canAsk && params.requestState == null && params.inputResponses === undefined) roundsOnDemand = true;
+        else if (family.canAsk) return this.openInputRounds(family.method, found.target, call, params).then((opened) => void (rounds = inputRounds = opened));
+      }),
+    );
     try {
       // A method without MCP parameters has no extraction step to prepare in. It can read neither
       // its arguments nor its context, so its schema is the empty one (which a validation error
       // reveals nothing of), and it can never ask a question: prepare before the guards.
-      if (!found.entry.extractsParameters) await prepareInvocation(invocation);
-      const value = await found.entry.invoke(invocation);
+      if (!found.entry.extractsParameters) await prepareNow(invocation);
+      const invoked = found.entry.invoke(invocation);
+      const value = invoked instanceof Promise ? await invoked : invoked;
       if (rounds?.pendingSignal) {
         this.logger.warn(SIGNAL_SWALLOWED(`"${logSafe(found.target)}"`));
         return { kind: 'input_required', result: rounds.toInputRequiredResult(rounds.pendingSignal) };

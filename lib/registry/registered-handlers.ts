@@ -6,10 +6,11 @@ import type {
   ToolDefinition,
 } from '../definitions/definition.factory.js';
 import type { McpInvocation } from '../invocation/mcp-invocation.js';
+import type { MaybePromise } from '../protocol/maybe-promise.js';
 
 /** How a registered handler is called. @internal */
 export interface Callable {
-  invoke(invocation: McpInvocation): Promise<unknown>;
+  invoke(invocation: McpInvocation): MaybePromise<unknown>;
   /**
    * True when Nest extracts at least one MCP parameter of the method: the call pipeline checks the
    * arguments there (after guards). False for run-time additions and parameterless methods.

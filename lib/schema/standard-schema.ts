@@ -1,4 +1,5 @@
 import type { JsonSchemaObject } from '../protocol/wire.types.js';
+import { isThenable, type MaybePromise } from '../protocol/maybe-promise.js';
 import { assertWellFormedSchema } from './argument-validator.js';
 import { propertyPath } from './schema-helpers.js';
 
@@ -152,7 +153,16 @@ export class StandardValidator<T = unknown> {
   }
 
   async validate(value: unknown): Promise<StandardValidation<T>> {
-    const result = await this.schema['~standard'].validate(value);
+    return this.check(value);
+  }
+
+  /** `validate()` without a promise when the library answers at once (Zod, Valibot, ArkType do). @internal */
+  check(value: unknown): MaybePromise<StandardValidation<T>> {
+    const result = this.schema['~standard'].validate(value);
+    return isThenable(result) ? Promise.resolve(result).then((settled) => this.outcome(settled)) : this.outcome(result);
+  }
+
+  private outcome(result: StandardSchemaV1.Result<T>): StandardValidation<T> {
     if (!result.issues) return { ok: true, value: result.value };
     return { ok: false, message: `${this.prefix}: ${describeIssues(result.issues)}` };
   }

@@ -96,11 +96,10 @@ export class McpHttpEdge implements OnModuleInit, AnsweringEdge {
     return !this.nest.nestPathOnly && !this.auth.enabled && this.nest.noGlobalGuardsOrInterceptors();
   }
 
-  async admit(req: IncomingMessage, res: ServerResponse): Promise<{ body: unknown } | Refusal> {
-    const read = await admitJsonBody(req, res, this.origins, this.limits);
-    if ('status' in read && read.status === 408) {
+  admit(req: IncomingMessage, res: ServerResponse): Promise<{ body: unknown } | Refusal> {
+    return admitJsonBody(req, res, this.origins, this.limits, (refused) => {
+      if (refused.status !== 408) return;
       this.logger.debug(`A client did not send its POST body within ${this.limits.bodyTimeoutMs} ms (mocapi.limits.body-timeout) from ${String(req.socket.remoteAddress)}; answered 408`);
-    }
-    return read;
+    });
   }
 }

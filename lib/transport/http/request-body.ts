@@ -125,37 +125,56 @@ export interface AnsweringEdge extends EndpointEdge {
 /**
  * Everything between a POST's headers and its handler, on either adapter: the header checks, then
  * `100 Continue` (when asked for) and the body. A refusal is returned for the edge to answer, the
- * rest of its body taken care of (`afterRefusal`).
+ * rest of its body taken care of (`afterRefusal`); `onBodyRefused` sees a refusal of the body itself. One promise per POST: the steps that do not wait
+ * (the checks, parsing) run inside it rather than as awaited steps of their own.
  */
-export async function admitJsonBody(req: IncomingMessage, res: ServerResponse, origins: OriginPolicy, limits: BodyLimits): Promise<{ body: unknown } | Refusal> {
+export function admitJsonBody(
+  req: IncomingMessage,
+  res: ServerResponse,
+  origins: OriginPolicy,
+  limits: BodyLimits,
+  onBodyRefused?: (refusal: Refusal) => void,
+): Promise<{ body: unknown } | Refusal> {
   const refusal = refusalBeforeBody(req, origins, limits.maxBodyBytes);
   if (refusal) {
     // A client waiting for 100 Continue sends no body: nothing is left to read, and the connection cannot carry another request.
     if (expectsContinue(req)) res.setHeader('Connection', 'close');
     else afterRefusal(req, res, limits);
-    return refusal;
+    return Promise.resolve(refusal);
   }
   if (expectsContinue(req)) res.writeContinue();
-  const read = await readJsonBody(req, limits);
-  if (!('body' in read)) afterRefusal(req, res, limits, read.status === 408);
-  return read;
+  return readJsonBody(req, limits, (refused) => {
+    afterRefusal(req, res, limits, refused.status === 408);
+    onBodyRefused?.(refused);
+  });
 }
 
 /**
  * Reads and parses the JSON body, stopping at `maxBodyBytes` (after decompression) or when it has not
  * arrived within `bodyTimeoutMs` (408): a larger or slower body is not read to its end. The nesting is
- * checked on the text, before parsing, so depth costs no recursion.
+ * checked on the text, before parsing, so depth costs no recursion. `onRefused` sees a refusal before
+ * the promise settles with it.
  */
-export async function readJsonBody(req: IncomingMessage, limits: BodyLimits): Promise<{ body: unknown } | Refusal> {
+export function readJsonBody(req: IncomingMessage, limits: BodyLimits, onRefused?: (refusal: Refusal) => void): Promise<{ body: unknown } | Refusal> {
   const coding = contentCoding(req);
   const decoder = DECODERS.get(coding)?.();
   const stream: Readable = decoder ? req.pipe(decoder) : req;
   const declared = decoder ? undefined : headerValue(req.headers, 'content-length');
-  const read = await readBytes(req, stream, limits.maxBodyBytes, declared === undefined ? undefined : Number(declared), limits.bodyTimeoutMs);
-  if (decoder && typeof read === 'symbol') {
-    req.unpipe(decoder);
-    decoder.destroy();
-  }
+  return new Promise((resolve) => {
+    readBytes(req, stream, limits.maxBodyBytes, declared === undefined ? undefined : Number(declared), limits.bodyTimeoutMs, (read) => {
+      if (decoder && typeof read === 'symbol') {
+        req.unpipe(decoder);
+        decoder.destroy();
+      }
+      const outcome = parseBody(read, limits);
+      if ('status' in outcome) onRefused?.(outcome);
+      resolve(outcome);
+    });
+  });
+}
+
+/** What the bytes read come to: the parsed body, or the refusal to answer. */
+function parseBody(read: BytesRead, limits: BodyLimits): { body: unknown } | Refusal {
   if (read === TOO_LARGE) return tooLarge(limits.maxBodyBytes);
   if (read === TIMED_OUT) return { status: 408, error: new InvalidRequestError(`Request Timeout: the body did not arrive within ${limits.bodyTimeoutMs} ms`) };
   const text = read === UNREADABLE ? undefined : utf8(read.bytes);
@@ -191,33 +210,32 @@ type BytesRead = { bytes: Buffer } | typeof TOO_LARGE | typeof TIMED_OUT | typeo
 /**
  * The bytes of `stream` (the request, or its decoder) to its end, unless there are more than `limit`,
  * they take longer than `timeoutMs`, or they end otherwise than declared. Stops reading at once in
- * those cases (the stream is paused, the listeners gone), leaving the rest to `afterRefusal`.
+ * those cases (the stream is paused, the listeners gone), leaving the rest to `afterRefusal`. `done`
+ * is called once.
  */
-function readBytes(req: IncomingMessage, stream: Readable, limit: number, declared: number | undefined, timeoutMs: number): Promise<BytesRead> {
-  return new Promise((resolve) => {
-    const chunks: Buffer[] = [];
-    let received = 0;
-    const finish = (outcome: BytesRead) => {
-      clearTimeout(timer);
-      stream.off('data', onData).off('end', onEnd).off('error', onFailure);
-      req.off('close', onClose);
-      if (typeof outcome === 'symbol') stream.pause();
-      resolve(outcome);
-    };
-    const onData = (chunk: Buffer) => {
-      received += chunk.length;
-      if (received > limit) return finish(TOO_LARGE);
-      chunks.push(chunk);
-    };
-    // A small body is one chunk: no copy then.
-    const onEnd = () => finish(declared !== undefined && declared !== received ? UNREADABLE : { bytes: chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, received) });
-    const onFailure = () => finish(UNREADABLE);
-    // Closed before the whole body came: the client went away mid-body.
-    const onClose = () => (req.complete ? undefined : finish(UNREADABLE));
-    const timer = setTimeout(() => finish(TIMED_OUT), timeoutMs);
-    stream.on('data', onData).on('end', onEnd).on('error', onFailure);
-    req.on('close', onClose);
-  });
+function readBytes(req: IncomingMessage, stream: Readable, limit: number, declared: number | undefined, timeoutMs: number, done: (read: BytesRead) => void): void {
+  const chunks: Buffer[] = [];
+  let received = 0;
+  const finish = (outcome: BytesRead) => {
+    clearTimeout(timer);
+    stream.off('data', onData).off('end', onEnd).off('error', onFailure);
+    req.off('close', onClose);
+    if (typeof outcome === 'symbol') stream.pause();
+    done(outcome);
+  };
+  const onData = (chunk: Buffer) => {
+    received += chunk.length;
+    if (received > limit) return finish(TOO_LARGE);
+    chunks.push(chunk);
+  };
+  // A small body is one chunk: no copy then.
+  const onEnd = () => finish(declared !== undefined && declared !== received ? UNREADABLE : { bytes: chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, received) });
+  const onFailure = () => finish(UNREADABLE);
+  // Closed before the whole body came: the client went away mid-body.
+  const onClose = () => (req.complete ? undefined : finish(UNREADABLE));
+  const timer = setTimeout(() => finish(TIMED_OUT), timeoutMs);
+  stream.on('data', onData).on('end', onEnd).on('error', onFailure);
+  req.on('close', onClose);
 }
 
 /** At most this much of a refused body is read and thrown away before the connection is closed instead. */
