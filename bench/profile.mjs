@@ -34,7 +34,8 @@ export async function meterServer(server, requestBody, { connections = 50, durat
   const r = await cannon(server.url, requestBody, { connections, duration });
   const after = await server.ask('meter-stop');
   const cpuUs = after.cpu.user + after.cpu.system - before.cpu.user - before.cpu.system;
-  return { calls: r.total, rps: r.rps, bad: r.non2xx + r.errors + r.timeouts, cpuUsPerCall: cpuUs / r.total, bytesPerCall: after.allocated / r.total, gcs: after.gcs, gcMsPerKCall: (after.gcMs * 1000) / r.total };
+  const userUs = after.cpu.user - before.cpu.user;
+  return { calls: r.total, rps: r.rps, bad: r.non2xx + r.errors + r.timeouts, cpuUsPerCall: cpuUs / r.total, userUsPerCall: userUs / r.total, bytesPerCall: after.allocated / r.total, gcs: after.gcs, gcMsPerKCall: (after.gcMs * 1000) / r.total };
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
@@ -43,7 +44,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     const m = await meterServer(metered, body);
     console.log(
       `${serverName}${env.MCP_HTTP_ADAPTER ? ' (fastify)' : ''} ${tool}: ${m.calls} calls at ${Math.round(m.rps)} req/s (bad ${m.bad}); ` +
-        `CPU ${m.cpuUsPerCall.toFixed(1)} µs/call, heap ${Math.round(m.bytesPerCall)} bytes/call, ${m.gcs} GCs (${m.gcMsPerKCall.toFixed(2)} ms per 1k calls)`,
+        `CPU ${m.cpuUsPerCall.toFixed(1)} µs/call (user ${m.userUsPerCall.toFixed(1)}), heap ${Math.round(m.bytesPerCall)} bytes/call, ${m.gcs} GCs (${m.gcMsPerKCall.toFixed(2)} ms per 1k calls)`,
     );
   } finally {
     await metered.stop();
