@@ -18,7 +18,7 @@ function vmHwm() {
  * Bytes the JS heap allocated since `start()`: what each GC found in use before it ran, minus what the
  * previous one left, plus what is in use now beyond the last GC's leftovers (V8 keeps no running total).
  */
-function allocationMeter() {
+export function allocationMeter() {
   let profiler;
   let baseline = 0;
   return {
