@@ -1,6 +1,7 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Readable } from 'node:stream';
 import { createBrotliDecompress, createGunzip, createInflate, type Gunzip } from 'node:zlib';
+import { Deadlines } from '../../protocol/deadlines.js';
 import { InvalidRequestError, ParseError, type McpError } from '../../protocol/mcp.error.js';
 import type { OriginPolicy } from './origin.policy.js';
 import { headerValue } from './request-headers.js';
@@ -217,7 +218,7 @@ function readBytes(req: IncomingMessage, stream: Readable, limit: number, declar
   const chunks: Buffer[] = [];
   let received = 0;
   const finish = (outcome: BytesRead) => {
-    clearTimeout(timer);
+    deadline.clear();
     stream.off('data', onData).off('end', onEnd).off('error', onFailure);
     req.off('close', onClose);
     if (typeof outcome === 'symbol') stream.pause();
@@ -233,7 +234,7 @@ function readBytes(req: IncomingMessage, stream: Readable, limit: number, declar
   const onFailure = () => finish(UNREADABLE);
   // Closed before the whole body came: the client went away mid-body.
   const onClose = () => (req.complete ? undefined : finish(UNREADABLE));
-  const timer = setTimeout(() => finish(TIMED_OUT), timeoutMs);
+  const deadline = Deadlines.of(timeoutMs).set(() => finish(TIMED_OUT));
   stream.on('data', onData).on('end', onEnd).on('error', onFailure);
   req.on('close', onClose);
 }
