@@ -91,10 +91,12 @@ export class McpCallPipeline {
 
   constructor(@Inject(REQUEST_STATE_SERVICES) private readonly requestState: RequestStateServices) {}
 
-  /** One call, lookup first. A task run asks through the task's own ledger (`taskRounds`), not requestState. */
+  /**
+   * One call, lookup first. A task run asks through the task's own ledger (`taskRounds`), not requestState.
+   * Async so that a lookup that throws (an unknown name) is this call's rejection.
+   */
   async call<E extends Callable>(family: CallFamily<E>, call: McpCall, params: JsonObject, taskRounds?: CallRounds): Promise<Result> {
-    const lookup = this.find(family, call, params);
-    return this.run(family, call, params, lookup instanceof Promise ? await lookup : lookup, taskRounds);
+    return andThen(this.find(family, call, params), (found) => this.run(family, call, params, found, taskRounds));
   }
 
   /**

@@ -126,8 +126,9 @@ export interface AnsweringEdge extends EndpointEdge {
 /**
  * Everything between a POST's headers and its handler, on either adapter: the header checks, then
  * `100 Continue` (when asked for) and the body. A refusal is returned for the edge to answer, the
- * rest of its body taken care of (`afterRefusal`); `onBodyRefused` sees a refusal of the body itself. One promise per POST: the steps that do not wait
- * (the checks, parsing) run inside it rather than as awaited steps of their own.
+ * rest of its body taken care of (`afterRefusal`); `onBodyRefused` sees a refusal of the body itself.
+ * One promise per POST: the steps that do not wait (the checks, parsing) run inside it rather than as
+ * awaited steps of their own.
  */
 export function admitJsonBody(
   req: IncomingMessage,
