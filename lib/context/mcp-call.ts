@@ -26,3 +26,11 @@ export interface McpCall {
   /** The 2025 session the request belongs to; absent for 2026-07-28 requests. */
   sessionId?: string;
 }
+
+/**
+ * `call` with `startTask` set, for the synchronous part of an explicit task. Not a spread: the
+ * dispatcher's call reads its signal through a getter, which a spread would not carry.
+ */
+export function withStartTask(call: McpCall, startTask: () => never): McpCall {
+  return Object.assign(Object.create(call) as McpCall, { startTask });
+}

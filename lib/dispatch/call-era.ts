@@ -17,8 +17,13 @@ export interface EraCall {
   request: JsonRpcRequest;
   params: JsonObject;
   signal: AbortSignal;
-  /** Writes on the call's own stream. */
+  /** Writes on the call's own stream (a method: call it on the call). */
   emit(outbound: OutboundMessage): void;
+}
+
+/** The transport's check of a request against what its era read of the envelope (TransportFacts has it). */
+export interface EnvelopeCheck {
+  validate?(request: JsonRpcRequest, meta: RequestMeta): void;
 }
 
 /**
@@ -33,9 +38,9 @@ export interface CallEra {
   readonly sessionId?: string;
   /**
    * The request's envelope (version, client capabilities, progress token); throws an McpError to
-   * refuse it. `checkTransport` (HTTP headers against the body) runs once the envelope is read.
+   * refuse it. The transport's `validate` (HTTP headers against the body) runs once the envelope is read.
    */
-  envelope(call: EraCall, checkTransport?: (meta: RequestMeta) => void): RequestMeta;
+  envelope(call: EraCall, transport?: EnvelopeCheck): RequestMeta;
   /** Answers a method the era serves itself (2025: ping, resource subscriptions); undefined for the rest. */
   ownMethod(call: EraCall): Result | undefined;
   /** The call's notifications as the era sends them. */

@@ -1,7 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { Observable } from 'rxjs';
+import { Observable, type Unsubscribable } from 'rxjs';
 import type { McpSettings } from '../config/mcp-settings.js';
-import type { McpCall } from '../context/mcp-call.js';
 import { MCP_MODERN_ERA, MCP_SETTINGS } from '../mcp.constants.js';
 import { asMcpError } from '../protocol/internal-error.js';
 import { MethodNotFoundError } from '../protocol/mcp.error.js';
@@ -12,15 +11,10 @@ import { withCallTimeout } from './call-timeout.js';
 import type { CallEra, EraCall, OutboundMessage } from './call-era.js';
 import { InFlightRequests } from './in-flight-requests.js';
 import { MethodTable, type MethodRoute } from './method-table.js';
-import { progressSinkFor } from './progress-sink.js';
+import { RoutedCall, ServedCall, type OutboundSink } from './served-call.js';
 
 export type { OutboundMessage } from './call-era.js';
-
-/** Where `serve()` sends a request's messages: its notifications, then its response, then `complete`. @internal */
-export interface OutboundSink {
-  next(outbound: OutboundMessage): void;
-  complete(): void;
-}
+export type { OutboundSink } from './served-call.js';
 
 /** What the transport tells the dispatcher about one request. */
 export interface TransportFacts {
@@ -81,82 +75,42 @@ export class McpDispatcher {
   /**
    * `dispatch()` without the Observable, for the common call answered with one JSON body: the same
    * messages, in the same order, go to `sink`; `complete` ends the request (also cancelled, with no
-   * response). The returned function is the unsubscribe: the client went away, the call's signal fires.
+   * response). Unsubscribing the returned call means the client went away: the call's signal fires.
    * @internal
    */
-  serve(request: JsonRpcRequest, transport: TransportFacts, sink: OutboundSink): () => void {
-    const abort = new AbortController();
-    let settled = false;
-    let forgotten = false;
+  serve(request: JsonRpcRequest, transport: TransportFacts, sink: OutboundSink): Unsubscribable {
+    const call = new ServedCall(request, sink);
     // Untracked (no cancellation scope): nothing to forget. A 2025 session's scope is its sealed id,
     // which every instance knows; a stdio pipe's is this process's.
-    const untrack =
-      transport.cancellationScope === undefined
-        ? undefined
-        : this.inFlight.track(transport.cancellationScope, request.id, { cancel: (reason) => cancel(reason) }, transport.cancellationScope === transport.era?.sessionId);
-    const forget = () => {
-      if (forgotten) return;
-      forgotten = true;
-      untrack?.();
-    };
-    const cancel = (reason: unknown) => {
-      if (settled) return;
-      settled = true;
-      abort.abort(reason);
-      sink.complete();
-      forget();
-    };
-    const emit = (outbound: OutboundMessage) => {
-      if (!settled) sink.next(outbound);
-    };
-    const call: EraCall = { request, params: (request.params ?? {}) as JsonObject, signal: abort.signal, emit };
-    this.telemetry.instrument(request, () => this.run(call, transport.era ?? this.modern, transport, abort), classifyOutbound, transport).then((outcome) => {
-      forget();
-      if (settled) return;
-      settled = true;
-      sink.next(outcome);
-      sink.complete();
-    });
-    return () => {
-      forget();
-      if (!settled) {
-        settled = true;
-        abort.abort(new Error('The client closed the response stream'));
-      }
-    };
+    const scope = transport.cancellationScope;
+    if (scope !== undefined) call.tracked(this.inFlight.track(scope, request.id, call, scope === transport.era?.sessionId));
+    this.telemetry
+      .instrument(request, () => this.run(call, transport.era ?? this.modern, transport), classifyOutbound, transport)
+      .then((outcome) => call.respond(outcome));
+    return call;
   }
 
-  private async run(call: EraCall, era: CallEra, transport: TransportFacts, abort: AbortController): Promise<OutboundMessage> {
+  private async run(call: ServedCall, era: CallEra, transport: TransportFacts): Promise<OutboundMessage> {
     const { request } = call;
     try {
-      const meta = era.envelope(call, transport.validate && ((read) => transport.validate!(request, read)));
-      const result = era.ownMethod(call) ?? (await this.route(call, era, meta, transport, abort));
+      const meta = era.envelope(call, transport);
+      const result = era.ownMethod(call) ?? (await this.route(call, era, meta, transport));
       return { kind: 'response', message: { jsonrpc: '2.0', id: request.id, result: era.render(request.method, result) }, httpStatus: 200 };
     } catch (error) {
       // Once the client closed the stream or cancelled, a failure is its own doing, not a server
       // fault: one debug line, no stack (what an McpError says, a time-out for one, is still what it says).
-      const mcpError = asMcpError(this.logger, request.method, request.id, error, abort.signal);
+      const mcpError = asMcpError(this.logger, request.method, request.id, error, call.signal);
       const { error: wire, httpStatus } = era.renderError(mcpError);
       return { kind: 'response', message: { jsonrpc: '2.0', id: request.id, error: wire }, httpStatus };
     }
   }
 
   /** Not async: a refusal here is thrown to `run`'s catch, and the call's promise is the rounds'. */
-  private route(call: EraCall, era: CallEra, meta: RequestMeta, transport: TransportFacts, abort: AbortController): Promise<Result> {
+  private route(call: ServedCall, era: CallEra, meta: RequestMeta, transport: TransportFacts): Promise<Result> {
     const route = this.methods.get(call.request.method);
     if (!route || !servesEra(route, era.name)) throw new MethodNotFoundError(call.request.method);
-    const notify = era.notifier(call);
-    const mcpCall: McpCall = {
-      request: call.request,
-      meta,
-      signal: abort.signal,
-      notify,
-      progressSink: progressSinkFor(meta, notify),
-      httpRequest: transport.httpRequest,
-      checkParamHeaders: transport.checkParamHeaders,
-      sessionId: era.sessionId,
-    };
-    return era.rounds(route, call, (params) => withCallTimeout(this.timeoutOf(route), abort, () => route.serve(mcpCall, params)));
+    const routed = new RoutedCall(call, meta, era.notifier(call), transport, era.sessionId);
+    return era.rounds(route, call, (params) => withCallTimeout(this.timeoutOf(route), call, () => route.serve(routed, params)));
   }
 
   /** Listen streams are long-lived by design and never time out. */

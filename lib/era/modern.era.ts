@@ -1,4 +1,4 @@
-import type { CallEra, EraCall } from '../dispatch/call-era.js';
+import type { CallEra, EnvelopeCheck, EraCall } from '../dispatch/call-era.js';
 import type { MethodRoute } from '../dispatch/method-table.js';
 import type { McpSettings } from '../config/mcp-settings.js';
 import { InvalidParamsError, UnsupportedProtocolVersionError, type McpError } from '../protocol/mcp.error.js';
@@ -19,9 +19,9 @@ export class ModernEra implements CallEra {
     this.serverMeta = { [META_SERVER_INFO]: settings.serverInfo };
   }
 
-  envelope(call: EraCall, checkTransport?: (meta: RequestMeta) => void): RequestMeta {
+  envelope(call: EraCall, transport?: EnvelopeCheck): RequestMeta {
     const meta = parseRequestMeta(call.request.params);
-    checkTransport?.(meta);
+    transport?.validate?.(call.request, meta);
     if (!SUPPORTED_PROTOCOL_VERSIONS.includes(meta.protocolVersion)) throw new UnsupportedProtocolVersionError(meta.protocolVersion);
     return meta;
   }

@@ -75,7 +75,7 @@ export class SessionEra implements CallEra {
    * Notifications rendered for 2025. Progress must increase (2025 progress §Behavior), and a re-run
    * handler replays its code up to the last question: progress it already reported is not sent twice.
    */
-  notifier({ emit }: EraCall): (message: JsonRpcNotification) => void {
+  notifier(call: EraCall): (message: JsonRpcNotification) => void {
     let lastProgress = -Infinity;
     return (message) => {
       if (message.method === 'notifications/progress') {
@@ -85,7 +85,7 @@ export class SessionEra implements CallEra {
           lastProgress = progress;
         }
       }
-      emit({ kind: 'notification', message: renderLegacyNotification(message) });
+      call.emit({ kind: 'notification', message: renderLegacyNotification(message) });
     };
   }
 
@@ -122,7 +122,8 @@ export class SessionEra implements CallEra {
   }
 
   /** Sends one round's questions together; the first failure withdraws the others. */
-  private async askClient(requests: InputRequests, { signal, emit }: EraCall): Promise<InputResponses> {
+  private async askClient(requests: InputRequests, call: EraCall): Promise<InputResponses> {
+    const { signal } = call;
     const round = new AbortController();
     const stop = () => round.abort(signal.reason);
     signal.addEventListener('abort', stop, { once: true });
@@ -131,7 +132,7 @@ export class SessionEra implements CallEra {
       signal: round.signal,
       timeoutMs: this.services.inputTimeoutMs,
       send: (message: JsonRpcRequest | JsonRpcNotification) =>
-        emit('id' in message ? { kind: 'request', message: renderLegacyRequest(message) } : { kind: 'notification', message }),
+        call.emit('id' in message ? { kind: 'request', message: renderLegacyRequest(message) } : { kind: 'notification', message }),
     };
     try {
       const answers = await Promise.all(

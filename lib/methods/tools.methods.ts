@@ -1,5 +1,5 @@
 import { Inject, Injectable, IntrinsicException, Logger } from '@nestjs/common';
-import type { McpCall } from '../context/mcp-call.js';
+import { withStartTask, type McpCall } from '../context/mcp-call.js';
 import { ToolCallContext } from '../context/mcp-handler.context.js';
 import { McpHandlerKind } from '../interfaces/mcp-handler-kind.enum.js';
 import { MCP_SETTINGS } from '../mcp.constants.js';
@@ -102,7 +102,7 @@ export class ToolsMethods {
       throw new TaskStartSignal();
     };
     try {
-      return await this.pipeline.run(this.calls, { ...call, startTask }, params, found);
+      return await this.pipeline.run(this.calls, withStartTask(call, startTask), params, found);
     } catch (error) {
       if (error instanceof TaskStartSignal) return this.createTask(call, params, error.answered);
       throw error;

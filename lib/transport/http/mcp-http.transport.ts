@@ -2,17 +2,17 @@ import { Inject, Injectable, Logger, type OnModuleDestroy } from '@nestjs/common
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { MCP_SETTINGS } from '../../mcp.constants.js';
 import type { McpSettings } from '../../config/mcp-settings.js';
-import { McpDispatcher, type OutboundMessage, type OutboundSink, type TransportFacts } from '../../dispatch/mcp.dispatcher.js';
+import { McpDispatcher, type TransportFacts } from '../../dispatch/mcp.dispatcher.js';
 import { InvalidRequestError, ShuttingDownError } from '../../protocol/mcp.error.js';
 import { principalOf } from '../../auth/mcp-auth-info.js';
 import { McpEras, NeitherEraError, type EraClues, type McpSession } from '../../era/index.js';
 import { writeStandaloneStream } from './standalone-stream.js';
 import { asMcpError } from '../../protocol/internal-error.js';
 import { classifyMessage, type ClientResponse, type IncomingJsonRpc } from '../../protocol/json-rpc-envelope.js';
-import type { JsonRpcMessage, JsonRpcRequest } from '../../protocol/wire.types.js';
-import { ResultPacing } from '../result-pacing.js';
+import type { JsonRpcRequest } from '../../protocol/wire.types.js';
+import type { RequestMeta } from '../../protocol/request-meta.js';
+import { HttpAnswer } from './http-answer.js';
 import { writeJson, writeJsonRpcError } from './json-response.js';
-import { EVENT_STREAM_HEADERS, keepAlive, sseEvent } from './event-stream.js';
 import { OriginPolicy } from './origin.policy.js';
 import { headerValue, validateParamHeaders, validateStandardHeaders } from './request-headers.js';
 import { acceptOffers, originRefusal } from './request-body.js';
@@ -68,11 +68,7 @@ export class McpHttpTransport implements OnModuleDestroy {
         return accepted(res);
       case 'request':
         if (this.draining) return this.refuseWhileDraining(res, incoming.request);
-        return this.serve(incoming.request, req, res, {
-          validate: (body, meta) => validateStandardHeaders(req.headers, body, meta),
-          checkParamHeaders: (args, mirrored) => validateParamHeaders(req.headers, args, mirrored),
-          httpRequest: req,
-        });
+        return this.serve(incoming.request, res, new ModernHttpFacts(req));
     }
   }
 
@@ -104,7 +100,7 @@ export class McpHttpTransport implements OnModuleDestroy {
       return accepted(res);
     }
     if (this.draining) return this.refuseWhileDraining(res, message.request);
-    this.serve(message.request, req, res, { httpRequest: req, era: this.eras.callEra(session), cancellationScope: session.id });
+    this.serve(message.request, res, { httpRequest: req, era: this.eras.callEra(session), cancellationScope: session.id });
   }
 
   /**
@@ -189,75 +185,22 @@ export class McpHttpTransport implements OnModuleDestroy {
     writeStandaloneStream(res, this.eras.notifications(session));
   }
 
-  private serve(request: JsonRpcRequest, req: HttpRequest, res: ServerResponse, facts: TransportFacts): void {
-    let streaming = false;
-    let stop: (() => void) | undefined;
-    let stopKeepAlive = () => {};
-    // A result right behind a progress event waits a moment (ResultPacing): bridges such as mcp-remote
-    // relay both to a stdio client in one write, which loses the progress event then.
-    let pacing: ResultPacing | undefined;
-    let resultHeld = false;
+  private serve(request: JsonRpcRequest, res: ServerResponse, facts: TransportFacts): void {
+    // Listen streams end at shutdown, not finish: they are not counted.
     const counted = request.method !== 'subscriptions/listen';
     if (counted) this.serving++;
-    let done = false;
-    const finish = () => {
-      if (done) return;
-      done = true;
-      stopKeepAlive();
-      pacing?.cancel();
-      if (counted) this.serving--;
-    };
-    res.on('close', () => {
-      finish();
-      if (!res.writableFinished) stop?.();
-    });
-    const endStream = (last: JsonRpcMessage) => {
-      if (res.destroyed) return finish();
-      res.write(sseEvent(last));
-      finish();
-      res.end();
-    };
-    const sink: OutboundSink = {
-      complete: () => {
-        // The held result ends the response when its pause is over.
-        if (resultHeld) return;
-        finish();
-        // Completed without a response (the call was cancelled): nothing more is sent.
-        if (!res.writableEnded) {
-          if (!res.headersSent) res.statusCode = 204;
-          res.end();
-        }
-      },
-      next: (outbound: OutboundMessage) => {
-        if (res.destroyed || resultHeld) return;
-        if (outbound.kind === 'response' && !streaming) {
-          writeJson(res, outbound.httpStatus, outbound.message);
-          return;
-        }
-        if (!streaming) {
-          streaming = true;
-          res.writeHead(200, EVENT_STREAM_HEADERS);
-          // Long-lived streams (subscriptions/listen) get comment keep-alives so proxies keep them open.
-          stopKeepAlive = keepAlive(res);
-        }
-        pacing ??= new ResultPacing();
-        if (outbound.kind !== 'response') {
-          res.write(sseEvent(outbound.message), pacing.notificationWrite());
-          return;
-        }
-        resultHeld = pacing.holdsResult(() => endStream(outbound.message));
-        if (!resultHeld) endStream(outbound.message);
-      },
-    };
+    const answer = new HttpAnswer(res, counted ? this.served : undefined);
     // Progress over SSE and listen streams ride the dispatcher's Observable; the common call, answered
-    // with one JSON body, gets the same messages through the sink alone (no Observable per request).
-    if (request.method === 'subscriptions/listen' || hasProgressToken(request)) {
-      const subscription = this.dispatcher.dispatch(request, facts).subscribe(sink);
-      stop = () => subscription.unsubscribe();
-    } else {
-      stop = this.dispatcher.serve(request, facts, sink);
-    }
+    // with one JSON body, gets the same messages through the answer alone (no Observable per request).
+    answer.source =
+      request.method === 'subscriptions/listen' || hasProgressToken(request)
+        ? this.dispatcher.dispatch(request, facts).subscribe(answer)
+        : this.dispatcher.serve(request, facts, answer);
   }
+
+  private readonly served = () => {
+    this.serving--;
+  };
 }
 
 /** True when the request asks for progress notifications (`_meta.progressToken`). */
@@ -274,6 +217,19 @@ const UNAWAITED_RESPONSE =
 function refuseResponses(incoming: IncomingJsonRpc): Exclude<IncomingJsonRpc, { kind: 'response' }> {
   if (incoming.kind !== 'response') return incoming;
   return { kind: 'invalid', error: new InvalidRequestError('Invalid Request: clients must not send JSON-RPC responses'), id: incoming.id };
+}
+
+/** A 2026-07-28 request's HTTP facts: its headers are checked against its body and its tool's arguments. */
+class ModernHttpFacts implements TransportFacts {
+  constructor(readonly httpRequest: HttpRequest) {}
+
+  validate(body: JsonRpcRequest, meta: RequestMeta): void {
+    validateStandardHeaders(this.httpRequest.headers, body, meta);
+  }
+
+  checkParamHeaders(args: unknown, mirrored: ReadonlyMap<string, string>): void {
+    validateParamHeaders(this.httpRequest.headers, args, mirrored);
+  }
 }
 
 /** What the headers say of a message's era. */
