@@ -4,7 +4,7 @@ import { RoutedCall, ServedCall, type OutboundSink } from './served-call.js';
 import type { RequestMeta } from '../protocol/request-meta.js';
 
 const request = { jsonrpc: '2.0' as const, id: 7, method: 'tools/call', params: { name: 'echo' } };
-const response: OutboundMessage = { kind: 'response', message: { jsonrpc: '2.0', id: 7, result: {} }, httpStatus: 200 };
+const response: OutboundMessage = { kind: 'response', message: { jsonrpc: '2.0', id: 7, result: { resultType: 'complete' } }, httpStatus: 200 };
 const meta: RequestMeta = { protocolVersion: '2026-07-28', clientCapabilities: {}, raw: {} };
 const progress: OutboundMessage = { kind: 'notification', message: { jsonrpc: '2.0', method: 'notifications/progress' } };
 
