@@ -92,6 +92,9 @@ function readBody(edge: AnsweringEdge, request: FastifyRequestLike, reply: Fasti
 /** Fastify's key of a request's route context (its hooks): not exported, found by its description once. */
 let routeContextKey: symbol | undefined;
 
+/** The answer of `nothingFollows` per route context: a route's hooks are fixed once Fastify is ready. */
+const nothingFollowsRoute = new WeakMap<object, boolean>();
+
 /**
  * True when the route runs no hook after `preParsing` but the edge's own `restoreMcpBody`: the application
  * added no `preValidation` or `preHandler` hook (Fastify merges its hooks into the route's context). A
@@ -101,8 +104,13 @@ function nothingFollows(request: FastifyRequestLike): boolean {
   routeContextKey ??= Object.getOwnPropertySymbols(request).find((key) => key.description === 'fastify.context');
   const context = routeContextKey && (request as unknown as Record<symbol, { preValidation?: unknown; preHandler?: unknown } | undefined>)[routeContextKey];
   if (!context) return false;
-  const { preValidation, preHandler } = context;
-  return Array.isArray(preValidation) && preValidation.length === 1 && isRestoreMcpBody(preValidation[0]) && (preHandler == null || (Array.isArray(preHandler) && preHandler.length === 0));
+  let answer = nothingFollowsRoute.get(context);
+  if (answer === undefined) {
+    const { preValidation, preHandler } = context;
+    answer = Array.isArray(preValidation) && preValidation.length === 1 && isRestoreMcpBody(preValidation[0]) && (preHandler == null || (Array.isArray(preHandler) && preHandler.length === 0));
+    nothingFollowsRoute.set(context, answer);
+  }
+  return answer;
 }
 
 /** Fastify keeps a hook bound to its instance: the edge's own is known by its (unusual) name then. */
