@@ -4,7 +4,7 @@ import { ToolCallContext } from '../context/mcp-handler.context.js';
 import { McpHandlerKind } from '../interfaces/mcp-handler-kind.enum.js';
 import { MCP_SETTINGS } from '../mcp.constants.js';
 import type { McpSettings } from '../config/mcp-settings.js';
-import { McpCallPipeline, type CallFamily, type CheckedArguments } from '../pipeline/call-pipeline.js';
+import { McpCallPipeline, type CallFamily, type CheckedArguments, type Found } from '../pipeline/call-pipeline.js';
 import { reportInternalError } from '../protocol/internal-error.js';
 import { TaskRunner } from '../tasks/task-runner.js';
 import { InvalidParamsError, MissingRequiredClientCapabilityError } from '../protocol/mcp.error.js';
@@ -84,11 +84,14 @@ export class ToolsMethods {
     return listResult('tools', tools.map((tool) => tool.definition), params.cursor, this.settings);
   }
 
+  /** Not async: the plain call's promise is the pipeline's (a refusal thrown here is the call's failure all the same). */
   @RpcMethod('tools/call', { inputRounds: true, era: 'both' })
-  async call(call: McpCall, params: JsonObject): Promise<Result> {
+  call(call: McpCall, params: JsonObject): MaybePromise<Result> {
     // Looked up first: whether the call runs now or as a task depends on the tool.
-    const lookup = this.pipeline.find(this.calls, call, params);
-    const found = lookup instanceof Promise ? await lookup : lookup;
+    return andThen(this.pipeline.find(this.calls, call, params), (found) => this.callFound(call, params, found));
+  }
+
+  private callFound(call: McpCall, params: JsonObject, found: Found<RegisteredTool>): MaybePromise<Result> {
     // Only now: a tool hidden from this caller answered as unknown before its headers could tell.
     if (found.entry.headerParams) call.checkParamHeaders?.(params.arguments, found.entry.headerParams);
     const { task, taskStart } = found.entry;
@@ -97,7 +100,11 @@ export class ToolsMethods {
       return this.pipeline.run(this.calls, call, params, found);
     }
     if (taskStart !== 'explicit') return this.createTask(call, params);
-    // The synchronous part: ordinary input rounds, until the handler calls ctx.startTask().
+    return this.runUntilTaskStarts(call, params, found);
+  }
+
+  /** The synchronous part of an explicit task: ordinary input rounds, until the handler calls ctx.startTask(). */
+  private async runUntilTaskStarts(call: McpCall, params: JsonObject, found: Found<RegisteredTool>): Promise<Result> {
     const startTask = (): never => {
       throw new TaskStartSignal();
     };

@@ -11,7 +11,7 @@ import { asMcpError } from '../protocol/internal-error.js';
 import { andThen, type MaybePromise } from '../protocol/maybe-promise.js';
 import { logSafe } from '../protocol/log-text.js';
 import { isMcpError, type McpError } from '../protocol/mcp.error.js';
-import type { InputRequiredResult, JsonObject, Result } from '../protocol/wire.types.js';
+import type { JsonObject, Result } from '../protocol/wire.types.js';
 import type { Callable } from '../registry/registered-handlers.js';
 import { canSee, type Listed } from './visibility.js';
 
@@ -69,8 +69,6 @@ export interface CallFamily<E extends Callable> {
   toErrorResult?(error: unknown, found: Found<E>, call: McpCall): Result;
 }
 
-type Outcome = { kind: 'value'; value: unknown } | { kind: 'input_required'; result: InputRequiredResult };
-
 const CANNOT_ASK = 'This call cannot ask the user for input (elicitation is for tools, prompts and resources)';
 
 /**
@@ -115,25 +113,12 @@ export class McpCallPipeline {
     });
   }
 
-  /** The steps after lookup (tools/call looks its tool up first, to know whether the call is a task). */
+  /**
+   * The steps after lookup (tools/call looks its tool up first, to know whether the call is a task):
+   * guards → interceptors → argument checks → input rounds → method → filters, then the result or error
+   * mapping. One async function for all of them: this runs for every call.
+   */
   async run<E extends Callable>(family: CallFamily<E>, call: McpCall, params: JsonObject, found: Found<E>, taskRounds?: CallRounds): Promise<Result> {
-    try {
-      const outcome = await this.invoke(family, call, params, found, taskRounds);
-      if (outcome.kind !== 'value') return outcome.result;
-      const result = family.toResult(outcome.value, found);
-      return result instanceof Promise ? await result : result;
-    } catch (error) {
-      // An McpError is the answer as it is; a task's start is tools/call's to handle.
-      if (!family.toErrorResult || isMcpError(error) || error instanceof TaskStartSignal) throw error;
-      // Once the call's signal fired (cancelled, the client gone, timed out), a failure is what stopping
-      // did: answered as the call's end, with one debug line, never a tool error logged with its stack.
-      if (call.signal.aborted) throw asMcpError(this.logger, `${family.method} "${found.target}"`, call.request.id, error, call.signal);
-      return family.toErrorResult(error, found, call);
-    }
-  }
-
-  /** Guards → interceptors → argument checks → input rounds → method → filters. */
-  private async invoke<E extends Callable>(family: CallFamily<E>, call: McpCall, params: JsonObject, found: Found<E>, taskRounds?: CallRounds): Promise<Outcome> {
     let rounds: CallRounds | undefined;
     let inputRounds: InputRounds | undefined;
     // A call that carries neither requestState nor inputResponses has nothing to claim or replay: its
@@ -165,26 +150,33 @@ export class McpCallPipeline {
       }),
     );
     try {
-      // A method without MCP parameters has no extraction step to prepare in. It can read neither
-      // its arguments nor its context, so its schema is the empty one (which a validation error
-      // reveals nothing of), and it can never ask a question: prepare before the guards.
-      if (!found.entry.extractsParameters) await prepareNow(invocation);
-      const invoked = found.entry.invoke(invocation);
-      const value = invoked instanceof Promise ? await invoked : invoked;
+      let value: unknown;
+      try {
+        // A method without MCP parameters has no extraction step to prepare in. It can read neither
+        // its arguments nor its context, so its schema is the empty one (which a validation error
+        // reveals nothing of), and it can never ask a question: prepare before the guards.
+        if (!found.entry.extractsParameters) await prepareNow(invocation);
+        const invoked = found.entry.invoke(invocation);
+        value = invoked instanceof Promise ? await invoked : invoked;
+      } finally {
+        context.close();
+      }
       if (rounds?.pendingSignal) {
         this.logger.warn(SIGNAL_SWALLOWED(`"${logSafe(found.target)}"`));
-        return { kind: 'input_required', result: rounds.toInputRequiredResult(rounds.pendingSignal) };
+        return rounds.toInputRequiredResult(rounds.pendingSignal);
       }
-      return { kind: 'value', value };
+      const result = family.toResult(value, found);
+      return result instanceof Promise ? await result : result;
     } catch (error) {
-      if (isInputRequiredSignal(error) && rounds) {
-        return { kind: 'input_required', result: rounds.toInputRequiredResult(rounds.pendingSignal ?? error) };
-      }
+      if (isInputRequiredSignal(error) && rounds) return rounds.toInputRequiredResult(rounds.pendingSignal ?? error);
       // The task starts with what the client answered in this call's rounds.
       if (error instanceof TaskStartSignal) throw new TaskStartSignal(inputRounds?.answeredRounds);
-      throw error;
-    } finally {
-      context.close();
+      // An McpError is the answer as it is.
+      if (!family.toErrorResult || isMcpError(error)) throw error;
+      // Once the call's signal fired (cancelled, the client gone, timed out), a failure is what stopping
+      // did: answered as the call's end, with one debug line, never a tool error logged with its stack.
+      if (call.signal.aborted) throw asMcpError(this.logger, `${family.method} "${found.target}"`, call.request.id, error, call.signal);
+      return family.toErrorResult(error, found, call);
     }
   }
 
