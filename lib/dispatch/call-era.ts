@@ -21,9 +21,24 @@ export interface EraCall {
   emit(outbound: OutboundMessage): void;
 }
 
-/** The transport's check of a request against what its era read of the envelope (TransportFacts has it). */
-export interface EnvelopeCheck {
+/** What the transport tells the dispatcher about one request. */
+export interface TransportFacts {
+  /** Checks transport headers against the body (HTTP); runs after `_meta` parsing, before version checks. */
   validate?(request: JsonRpcRequest, meta: RequestMeta): void;
+  /**
+   * Checks a tool's `Mcp-Param-*` headers against the arguments they mirror (HTTP). Runs once the tool
+   * is found and visible to the caller: a tool its list hides cannot be told apart by them.
+   */
+  checkParamHeaders?(args: unknown, mirrored: ReadonlyMap<string, string>): void;
+  httpRequest?: unknown;
+  /**
+   * Lets `notifications/cancelled` with this scope cancel the request (stdio: one peer per pipe; a
+   * 2025 session). Without it the request cannot be cancelled by a notification: on HTTP any client
+   * could send one, and closing the response stream is the cancel signal there.
+   */
+  cancellationScope?: string;
+  /** The era that frames the request (`era/`); 2026-07-28's when absent. */
+  era?: CallEra;
 }
 
 /**
@@ -40,7 +55,7 @@ export interface CallEra {
    * The request's envelope (version, client capabilities, progress token); throws an McpError to
    * refuse it. The transport's `validate` (HTTP headers against the body) runs once the envelope is read.
    */
-  envelope(call: EraCall, transport?: EnvelopeCheck): RequestMeta;
+  envelope(call: EraCall, transport?: TransportFacts): RequestMeta;
   /** Answers a method the era serves itself (2025: ping, resource subscriptions); undefined for the rest. */
   ownMethod(call: EraCall): Result | undefined;
   /** The call's notifications as the era sends them. */

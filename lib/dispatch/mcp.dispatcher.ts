@@ -8,33 +8,14 @@ import type { RequestMeta } from '../protocol/request-meta.js';
 import type { JsonObject, JsonRpcRequest, Result } from '../protocol/wire.types.js';
 import { classifyOutbound, McpTelemetry } from '../telemetry/mcp-telemetry.js';
 import { withCallTimeout } from './call-timeout.js';
-import type { CallEra, EraCall, OutboundMessage } from './call-era.js';
+import type { CallEra, OutboundMessage, TransportFacts } from './call-era.js';
 import { InFlightRequests } from './in-flight-requests.js';
 import { MethodTable, type MethodRoute } from './method-table.js';
 import { RoutedCall, ServedCall, type OutboundSink } from './served-call.js';
 
 export type { OutboundMessage } from './call-era.js';
 export type { OutboundSink } from './served-call.js';
-
-/** What the transport tells the dispatcher about one request. */
-export interface TransportFacts {
-  /** Checks transport headers against the body (HTTP); runs after `_meta` parsing, before version checks. */
-  validate?(request: JsonRpcRequest, meta: RequestMeta): void;
-  /**
-   * Checks a tool's `Mcp-Param-*` headers against the arguments they mirror (HTTP). Runs once the tool
-   * is found and visible to the caller: a tool its list hides cannot be told apart by them.
-   */
-  checkParamHeaders?(args: unknown, mirrored: ReadonlyMap<string, string>): void;
-  httpRequest?: unknown;
-  /**
-   * Lets `notifications/cancelled` with this scope cancel the request (stdio: one peer per pipe; a
-   * 2025 session). Without it the request cannot be cancelled by a notification: on HTTP any client
-   * could send one, and closing the response stream is the cancel signal there.
-   */
-  cancellationScope?: string;
-  /** The era that frames the request (`era/`); 2026-07-28's when absent. */
-  era?: CallEra;
-}
+export type { TransportFacts } from './call-era.js';
 
 /**
  * Routes one JSON-RPC request to the method family that declared it (`@RpcMethod()`) and returns

@@ -3,7 +3,7 @@ import type { McpCall } from '../context/mcp-call.js';
 import type { ProgressSink } from '../progress/index.js';
 import type { RequestMeta } from '../protocol/request-meta.js';
 import type { JsonObject, JsonRpcNotification, JsonRpcRequest } from '../protocol/wire.types.js';
-import type { EraCall, OutboundMessage } from './call-era.js';
+import type { EraCall, OutboundMessage, TransportFacts } from './call-era.js';
 import type { Cancellable } from './in-flight-requests.js';
 import { progressSinkFor } from './progress-sink.js';
 
@@ -89,12 +89,6 @@ export class ServedCall implements EraCall, Cancellable, Abortable, Unsubscribab
   }
 }
 
-/** What the transport tells the dispatcher of the routed call: its HTTP request, its header check. */
-interface RouteFacts {
-  checkParamHeaders?(args: unknown, mirrored: ReadonlyMap<string, string>): void;
-  httpRequest?: unknown;
-}
-
 /**
  * The McpCall a routed method gets (`@internal` to the module): the served call's request and signal,
  * the envelope its era read, and its way back to the client. Its signal is the served call's, read
@@ -109,7 +103,7 @@ export class RoutedCall implements McpCall {
     private readonly served: ServedCall,
     readonly meta: RequestMeta,
     readonly notify: (notification: JsonRpcNotification) => void,
-    private readonly transport: RouteFacts,
+    private readonly transport: TransportFacts,
     readonly sessionId: string | undefined,
   ) {
     this.request = served.request;

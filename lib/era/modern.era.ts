@@ -1,4 +1,4 @@
-import type { CallEra, EnvelopeCheck, EraCall } from '../dispatch/call-era.js';
+import type { CallEra, EraCall, TransportFacts } from '../dispatch/call-era.js';
 import type { MethodRoute } from '../dispatch/method-table.js';
 import type { McpSettings } from '../config/mcp-settings.js';
 import { InvalidParamsError, UnsupportedProtocolVersionError, type McpError } from '../protocol/mcp.error.js';
@@ -19,7 +19,7 @@ export class ModernEra implements CallEra {
     this.serverMeta = { [META_SERVER_INFO]: settings.serverInfo };
   }
 
-  envelope(call: EraCall, transport?: EnvelopeCheck): RequestMeta {
+  envelope(call: EraCall, transport?: TransportFacts): RequestMeta {
     const meta = parseRequestMeta(call.request.params);
     transport?.validate?.(call.request, meta);
     if (!SUPPORTED_PROTOCOL_VERSIONS.includes(meta.protocolVersion)) throw new UnsupportedProtocolVersionError(meta.protocolVersion);

@@ -3,7 +3,7 @@ import { ContextIdFactory, ModuleRef, type ContextId } from '@nestjs/core';
 import { McpForbiddenError, McpUnauthorizedError } from '../auth/mcp-auth.errors.js';
 import { isInputRequiredSignal } from '../mrtr/input-required.signal.js';
 import { McpError } from '../protocol/mcp.error.js';
-import type { MaybePromise } from '../protocol/maybe-promise.js';
+import { andThen, type MaybePromise } from '../protocol/maybe-promise.js';
 import { isPreparationFailure, type McpInvocation } from './mcp-invocation.js';
 import { NestAdapter, type EnhancedMethod, type InstanceWrapper, type ParameterStyle } from './nest-adapter.js';
 
@@ -47,10 +47,7 @@ export class McpInvokerFactory {
   /** Guards, interceptors, parameters and pipes, the method, then exception filters (see `filter`). */
   createInvoker(method: InvocableMethod, style?: CallStyle): Invoker {
     const resolve = this.createResolver(method, style);
-    return (invocation) => {
-      const resolved = resolve(invocation);
-      return resolved instanceof Promise ? resolved.then((enhanced) => this.call(enhanced, invocation, style)) : this.call(resolved, invocation, style);
-    };
+    return (invocation) => andThen(resolve(invocation), (enhanced) => this.call(enhanced, invocation, style));
   }
 
   /** The method's value (a promise only when something waits), or what its filters make of its failure. */

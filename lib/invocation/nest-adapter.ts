@@ -55,7 +55,7 @@ import {
 } from '@nestjs/core/internal';
 import { MCP_CONTEXT_TYPE, MCP_PARAM_ARGS_METADATA } from '../mcp.constants.js';
 import { isObservable, lastValueFrom } from 'rxjs';
-import { isThenable } from '../protocol/maybe-promise.js';
+import { andThen, isThenable } from '../protocol/maybe-promise.js';
 import { prepareNow, type McpInvocation } from './mcp-invocation.js';
 import { mcpParamValue, McpParamsFactory } from './mcp-params.factory.js';
 import type { ParamsFactory } from '@nestjs/core';
@@ -309,10 +309,7 @@ function directHandler(instance: object, callback: Method, parameters: McpParame
     for (const parameter of parameters) args[parameter.index] = mcpParamValue(parameter.type, parameter.data, invocation);
     return settle(callback.apply(instance, args));
   };
-  return (invocation) => {
-    const preparing = prepareNow(invocation as McpInvocation);
-    return preparing ? preparing.then(() => call(invocation as McpInvocation)) : call(invocation as McpInvocation);
-  };
+  return (invocation) => andThen(prepareNow(invocation as McpInvocation), () => call(invocation as McpInvocation));
 }
 
 /** The method's value, or the promise of it (awaited by the invoker); an Observable, also one a promise gives, gives its last value. */
