@@ -50,5 +50,10 @@ export const DEFAULT_STORE_SHARES = { claim: 0.5, task: 0.25, 'session-end': 0.2
 export function defaultStoreBudget(maxEntries: number, kind: keyof typeof DEFAULT_STORE_SHARES): number {
   return Math.max(1, Math.floor(maxEntries * DEFAULT_STORE_SHARES[kind]));
 }
-/** Live tasks one principal or client may hold (`mocapi.tasks.max-per-client`), unless the tasks budget is smaller. */
+/** Running tasks one principal or client may hold (`mocapi.tasks.max-per-client`), unless its share of the tasks budget is smaller. */
 export const DEFAULT_TASKS_PER_CLIENT = 100;
+/**
+ * Each client's share of each store budget (`mocapi.store.client-share`): small enough that one client
+ * flooding at full speed holds a fiftieth of any budget, large enough for a busy office behind one address.
+ */
+export const DEFAULT_CLIENT_SHARE = 0.02;

@@ -31,7 +31,7 @@ import { McpCustomMethods } from './registry/custom-methods.js';
 import { McpChangeFanOut, McpFleet } from './registry/change-notifications.js';
 import { mcpBusProvider, McpConnectionsCloser } from './bus/bus.provider.js';
 import { InFlightRequests } from './dispatch/in-flight-requests.js';
-import { mcpStoreProvider } from './store/store.provider.js';
+import { fairSharesProvider, mcpStoreProvider } from './store/store.provider.js';
 import { TaskRunner } from './tasks/task-runner.js';
 import { McpSkills } from './skills/index.js';
 import { McpTelemetry } from './telemetry/mcp-telemetry.js';
@@ -102,6 +102,7 @@ function withRuntime(definition: DynamicModule, declaredIn: string | undefined):
     requestStateCodecProvider,
     ...ERA_PROVIDERS,
     mcpStoreProvider,
+    fairSharesProvider,
     mcpBusProvider,
     McpConnectionsCloser,
     InFlightRequests,

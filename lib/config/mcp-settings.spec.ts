@@ -21,7 +21,7 @@ describe('resolveMcpSettings', () => {
 
   it('reads the task settings, and refuses a zero duration for them', () => {
     const settings = resolveMcpSettings({ tasks: { lease: 'PT3S' } }, config({ MOCAPI_TASKS_TTL: 'PT10M', 'mocapi.tasks.poll-interval': 'PT0.5S' }));
-    expect(settings.tasks).toEqual({ ttlMs: 600_000, pollIntervalMs: 500, leaseMs: 3_000, maxPerClient: 100, clientIpHeader: undefined });
+    expect(settings.tasks).toEqual({ ttlMs: 600_000, pollIntervalMs: 500, leaseMs: 3_000, maxPerClient: 100 });
     expect(() => resolveMcpSettings({ tasks: { ttl: 'PT0S' } })).toThrow('McpModule option tasks.ttl must be longer than zero');
   });
 
@@ -102,7 +102,9 @@ describe('resolveMcpSettings', () => {
       keyPrefix: 'nest-mcp:',
       maxEntries: 100_000,
       budgets: { claim: 50_000, task: 25_000, 'session-end': 20_000 },
+      shares: { perClient: { claim: 1_000, task: 500, 'session-end': 400 }, clientIpHeader: undefined },
       redisRequireNoeviction: false,
+      bus: undefined,
     });
     expect(resolveMcpSettings().mrtr.acceptFirstRoundWithoutState).toBe(false);
     const settings = resolveMcpSettings(
@@ -130,8 +132,8 @@ describe('resolveMcpSettings', () => {
     expect(() => resolveMcpSettings({}, config({ 'mocapi.store.redis-require-noeviction': 'yes' }))).toThrow(/redis-require-noeviction/);
   });
 
-  it('caps live tasks per client: 100, or the tasks budget when smaller; never above it', () => {
-    expect(resolveMcpSettings({ store: { maxEntries: 200 } }).tasks.maxPerClient).toBe(50);
+  it("caps running tasks per client: 100, or the client's share of the tasks budget when smaller; never above the budget", () => {
+    expect(resolveMcpSettings({ store: { maxEntries: 2_000 } }).tasks.maxPerClient).toBe(10);
     expect(resolveMcpSettings({}, config({ MOCAPI_TASKS_MAX_PER_CLIENT: '7' })).tasks.maxPerClient).toBe(7);
     expect(() => resolveMcpSettings({ store: { maxTasks: 10 }, tasks: { maxPerClient: 11 } })).toThrow(
       'McpModule option tasks.maxPerClient (11) must not exceed McpModule option store.maxTasks (10): one client could hold every task',
@@ -139,9 +141,24 @@ describe('resolveMcpSettings', () => {
     expect(() => resolveMcpSettings({ tasks: { maxPerClient: 1.5 } })).toThrow(/McpModule option tasks\.maxPerClient must be a positive integer/);
   });
 
-  it('reads the client address header of a trusted proxy, as a header name', () => {
-    expect(resolveMcpSettings({}, config({ 'mocapi.tasks.client-ip-header': ' X-Real-IP ' })).tasks.clientIpHeader).toBe('x-real-ip');
-    expect(() => resolveMcpSettings({ tasks: { clientIpHeader: 'X Real IP' } })).toThrow('McpModule option tasks.clientIpHeader must be an HTTP header name; got "X Real IP"');
+  it('reads the client address header of a trusted proxy, as a header name (the store key, else its former tasks key)', () => {
+    expect(resolveMcpSettings({}, config({ 'mocapi.store.client-ip-header': ' X-Real-IP ' })).store.shares.clientIpHeader).toBe('x-real-ip');
+    expect(resolveMcpSettings({}, config({ 'mocapi.tasks.client-ip-header': 'X-Forwarded-For' })).store.shares.clientIpHeader).toBe('x-forwarded-for');
+    expect(() => resolveMcpSettings({ store: { clientIpHeader: 'X Real IP' } })).toThrow('McpModule option store.clientIpHeader must be an HTTP header name; got "X Real IP"');
+  });
+
+  it("sizes each client's share of every budget", () => {
+    const { shares } = resolveMcpSettings().store;
+    expect(shares).toEqual({ perClient: { claim: 1_000, task: 500, 'session-end': 400 }, clientIpHeader: undefined });
+    const small = resolveMcpSettings({}, config({ MOCAPI_STORE_MAX_ENTRIES: '1000', 'mocapi.store.client-share': '0.1' }));
+    expect(small.store.shares.perClient).toEqual({ claim: 50, task: 25, 'session-end': 20 });
+    // A client may keep as many tasks as it may run at once.
+    expect(small.tasks.maxPerClient).toBe(25);
+    expect(resolveMcpSettings({ store: { maxTasks: 100 } }).tasks.maxPerClient).toBe(2);
+    expect(resolveMcpSettings({ store: { maxTasks: 100 }, tasks: { maxPerClient: 10 } }).store.shares.perClient.task).toBe(10);
+    for (const bad of ['0', '1.5', 'half', ' ']) {
+      expect(() => resolveMcpSettings({}, config({ MOCAPI_STORE_CLIENT_SHARE: bad }))).toThrow(/MOCAPI_STORE_CLIENT_SHARE must be a fraction more than 0 and at most 1/);
+    }
   });
 });
 

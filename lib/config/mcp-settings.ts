@@ -1,6 +1,6 @@
 import type { McpModuleOptions, McpProtocolPosture } from '../interfaces/mcp-module-options.interface.js';
 import type { CacheScope, Implementation } from '../protocol/wire.types.js';
-import { DEFAULT_ENDPOINT, DEFAULT_MRTR_TTL, DEFAULT_SESSION_TTL, DEFAULT_PAGE_SIZE, DEFAULT_STORE_KEY_PREFIX, DEFAULT_STORE_MAX_ENTRIES, DEFAULT_STORE_SHARES, DEFAULT_TASKS_PER_CLIENT, defaultStoreBudget } from '../mcp.constants.js';
+import { DEFAULT_ENDPOINT, DEFAULT_MRTR_TTL, DEFAULT_SESSION_TTL, DEFAULT_PAGE_SIZE, DEFAULT_STORE_KEY_PREFIX, DEFAULT_STORE_MAX_ENTRIES, DEFAULT_STORE_SHARES, DEFAULT_TASKS_PER_CLIENT, DEFAULT_CLIENT_SHARE, defaultStoreBudget } from '../mcp.constants.js';
 import { parseIsoDuration } from './iso-duration.util.js';
 import { resolveDeclaredPath } from './declaring-file.js';
 import { SettingSources, type ConfigReader } from './setting-sources.js';
@@ -56,6 +56,8 @@ export interface McpSettings {
     keyPrefix: string;
     maxEntries: number;
     budgets: StoreBudgets;
+    /** Each client's share of each budget, and where a trusted proxy puts the client's address. */
+    shares: { perClient: StoreBudgets; clientIpHeader: string | undefined };
     redisRequireNoeviction: boolean;
   };
   limits: {
@@ -70,11 +72,8 @@ export interface McpSettings {
     bodyTimeoutMs: number;
   };
   cache: { ttlMs: number; cacheScope: CacheScope };
-  /**
-   * `maxPerClient`: live tasks one principal (or, without auth, one client address) may hold;
-   * `clientIpHeader`: the header a trusted proxy puts the client's address in (lower case).
-   */
-  tasks: { ttlMs: number; pollIntervalMs: number; leaseMs: number; maxPerClient: number; clientIpHeader: string | undefined };
+  /** `maxPerClient`: running tasks one principal (or, without auth, one client address) may hold. */
+  tasks: { ttlMs: number; pollIntervalMs: number; leaseMs: number; maxPerClient: number };
   /** `directory` absent: no skills are published. */
   skills: { directory: string | undefined; directoryRead: boolean };
   /** Bearer-token auth: the options' `auth`, its ready verifier filled from `mocapi.auth.*`; or built from them alone. `undefined`: off. */
@@ -160,9 +159,23 @@ function budgets(options: McpModuleOptions['store'], read: (key: string) => stri
   return result;
 }
 
-/** Live tasks per client: as set (at most the tasks budget), else 100 or the budget when smaller. */
-function maxTasksPerClient(value: string | number | undefined, taskBudget: number): number {
-  const limit = positiveInteger(value, 'mocapi.tasks.max-per-client', Math.min(DEFAULT_TASKS_PER_CLIENT, taskBudget));
+/** A fraction of a budget: more than 0, at most 1. */
+function fraction(value: string | number | undefined, key: string, fallback: number): number {
+  if (value === undefined) return fallback;
+  const number = typeof value === 'string' && value.trim() === '' ? NaN : Number(value);
+  if (!Number.isFinite(number) || number <= 0 || number > 1) throw new Error(`${key} must be a fraction more than 0 and at most 1 (e.g. 0.02); got "${value}"`);
+  return number;
+}
+
+/** `share` of each budget, at least one record. */
+function sharesOf(budgets: StoreBudgets, share: number): StoreBudgets {
+  const of = (kind: keyof StoreBudgets) => Math.max(1, Math.floor(budgets[kind] * share));
+  return { claim: of('claim'), task: of('task'), 'session-end': of('session-end') };
+}
+
+/** Running tasks per client: as set (at most the tasks budget), else 100 or the client's share when smaller. */
+function maxTasksPerClient(value: string | number | undefined, taskBudget: number, taskShare: number): number {
+  const limit = positiveInteger(value, 'mocapi.tasks.max-per-client', Math.min(DEFAULT_TASKS_PER_CLIENT, taskShare));
   if (limit > taskBudget) {
     throw new Error(`mocapi.tasks.max-per-client (${limit}) must not exceed mocapi.store.max-tasks (${taskBudget}): one client could hold every task`);
   }
@@ -279,6 +292,13 @@ function settingsOf(options: McpModuleOptions, config: ConfigReader | undefined,
   const sessionTtl = options.session?.ttl ?? read('mocapi.session.ttl') ?? DEFAULT_SESSION_TTL;
   const maxEntries = positiveInteger(options.store?.maxEntries ?? read('mocapi.store.max-entries'), 'mocapi.store.max-entries', DEFAULT_STORE_MAX_ENTRIES);
   const storeBudget = budgets(options.store, read, maxEntries);
+  const perClient = sharesOf(storeBudget, fraction(options.store?.clientShare ?? read('mocapi.store.client-share'), 'mocapi.store.client-share', DEFAULT_CLIENT_SHARE));
+  const maxPerClient = maxTasksPerClient(options.tasks?.maxPerClient ?? read('mocapi.tasks.max-per-client'), storeBudget.task, perClient.task);
+  // A client may always keep as many tasks as it may run at once.
+  perClient.task = Math.max(perClient.task, maxPerClient);
+  const clientIpHeader =
+    headerName(options.store?.clientIpHeader ?? read('mocapi.store.client-ip-header'), 'mocapi.store.client-ip-header') ??
+    headerName(options.tasks?.clientIpHeader ?? read('mocapi.tasks.client-ip-header'), 'mocapi.tasks.client-ip-header');
   return {
     serverInfo: {
       name: options.name ?? read('mocapi.server.name') ?? 'nest-mcp-server',
@@ -322,6 +342,7 @@ function settingsOf(options: McpModuleOptions, config: ConfigReader | undefined,
       keyPrefix: options.store?.keyPrefix ?? read('mocapi.store.key-prefix') ?? DEFAULT_STORE_KEY_PREFIX,
       maxEntries,
       budgets: storeBudget,
+      shares: { perClient, clientIpHeader },
       redisRequireNoeviction: flag(
         options.store?.redisRequireNoeviction ?? read('mocapi.store.redis-require-noeviction'),
         'mocapi.store.redis-require-noeviction',
@@ -341,8 +362,7 @@ function settingsOf(options: McpModuleOptions, config: ConfigReader | undefined,
       ttlMs: positiveDuration('mocapi.tasks.ttl', options.tasks?.ttl ?? read('mocapi.tasks.ttl') ?? 'PT1H'),
       pollIntervalMs: positiveDuration('mocapi.tasks.poll-interval', options.tasks?.pollInterval ?? read('mocapi.tasks.poll-interval') ?? 'PT1S'),
       leaseMs: positiveDuration('mocapi.tasks.lease', options.tasks?.lease ?? read('mocapi.tasks.lease') ?? 'PT15S'),
-      maxPerClient: maxTasksPerClient(options.tasks?.maxPerClient ?? read('mocapi.tasks.max-per-client'), storeBudget.task),
-      clientIpHeader: headerName(options.tasks?.clientIpHeader ?? read('mocapi.tasks.client-ip-header'), 'mocapi.tasks.client-ip-header'),
+      maxPerClient,
     },
     cache: {
       ttlMs: positiveInteger(options.cache?.ttlMs ?? read('mocapi.cache.ttl-ms'), 'mocapi.cache.ttl-ms', 0, true),

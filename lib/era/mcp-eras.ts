@@ -116,8 +116,8 @@ export class McpEras implements OnModuleInit, OnApplicationShutdown {
     return this.feeds.notifications(session);
   }
 
-  /** Ends a session for good (DELETE), on every instance sharing the store. */
-  end(session: McpSession): Promise<void> {
-    return this.sessions.end(session);
+  /** Ends a session for good (DELETE from `httpRequest`), on every instance sharing the store. */
+  end(session: McpSession, httpRequest: unknown): Promise<void> {
+    return this.sessions.end(session, httpRequest);
   }
 }

@@ -7,11 +7,15 @@ import { InMemoryMcpStore } from '../store/in-memory-mcp-store.js';
 import { LegacySessionFeeds, MAX_SUBSCRIPTIONS_PER_SESSION } from './session-feeds.js';
 import { McpRegistry } from '../registry/mcp.registry.js';
 import { InMemoryMcpBus } from '../bus/in-memory-mcp-bus.js';
+import { resolveMcpSettings } from '../config/mcp-settings.js';
+import { FairShares } from '../store/fair-shares.js';
+
+const SHARES = new FairShares(resolveMcpSettings().store.shares);
 
 function setup(ttlMs = 60_000) {
   const codec = new LegacySessionCodec(randomBytes(32), ttlMs);
   const bus = new InMemoryMcpBus();
-  const sessions = new LegacySessions(codec, new InMemoryMcpStore(), bus);
+  const sessions = new LegacySessions(codec, new InMemoryMcpStore(), bus, SHARES);
   const registry = new McpRegistry();
   const feeds = new LegacySessionFeeds(registry, codec, sessions, bus);
   const session = codec.issue({ protocolVersion: '2025-11-25', clientCapabilities: {} })!.session;
@@ -31,7 +35,7 @@ describe('LegacySessionFeeds', () => {
     feeds.subscribe(session, 'r://a');
     const seen = firstValueFrom(feeds.notifications(session).pipe(toArray()));
     registry.notifyResourceUpdated('r://a');
-    await sessions.end(session);
+    await sessions.end(session, undefined);
     expect(await seen).toEqual([{ jsonrpc: '2.0', method: 'notifications/resources/updated', params: { uri: 'r://a' } }]);
     const after = firstValueFrom(feeds.notifications(session).pipe(toArray()));
     registry.notifyResourceUpdated('r://a');

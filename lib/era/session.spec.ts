@@ -6,6 +6,10 @@ import { SealKeys, sealKeyId } from '../mrtr/request-state.key.js';
 import { InMemoryMcpStore } from '../store/in-memory-mcp-store.js';
 import { LegacySessionCodec, MAX_SESSION_ID_LENGTH } from './session.js';
 import { LegacySessions } from './sessions.js';
+import { resolveMcpSettings } from '../config/mcp-settings.js';
+import { FairShares } from '../store/fair-shares.js';
+
+const SHARES = new FairShares(resolveMcpSettings().store.shares);
 
 const FIELDS = { protocolVersion: '2025-11-25', clientCapabilities: { elicitation: {} }, clientInfo: { name: 'c', version: '1' } };
 
@@ -68,18 +72,18 @@ describe('LegacySessions', () => {
   it('an ended session is unknown to every instance that shares the store', async () => {
     const { secret, clock } = setup();
     const store = new InMemoryMcpStore({ clock: () => clock.now });
-    const one = new LegacySessions(new LegacySessionCodec(secret, 60_000, () => clock.now), store, new InMemoryMcpBus());
-    const two = new LegacySessions(new LegacySessionCodec(secret, 60_000, () => clock.now), store, new InMemoryMcpBus());
+    const one = new LegacySessions(new LegacySessionCodec(secret, 60_000, () => clock.now), store, new InMemoryMcpBus(), SHARES);
+    const two = new LegacySessions(new LegacySessionCodec(secret, 60_000, () => clock.now), store, new InMemoryMcpBus(), SHARES);
     const { sessionId } = one.issue(FIELDS)!;
     const session = await two.resolve(sessionId, undefined);
-    await two.end(session);
+    await two.end(session, undefined);
     await expect(one.resolve(sessionId, undefined)).rejects.toMatchObject({ code: -32001, httpStatus: 404 });
     await expect(one.resolve('garbage', undefined)).rejects.toMatchObject({ code: -32001 });
   });
 
   it('a session belongs to its principal: anyone else (another user, or no user) is told it is unknown, as is an altered owner', async () => {
     const { clock, codec } = setup();
-    const sessions = new LegacySessions(codec, new InMemoryMcpStore({ clock: () => clock.now }), new InMemoryMcpBus());
+    const sessions = new LegacySessions(codec, new InMemoryMcpStore({ clock: () => clock.now }), new InMemoryMcpBus(), SHARES);
     const { sessionId } = sessions.issue({ ...FIELDS, principal: 'alice' })!;
     await expect(sessions.resolve(sessionId, 'alice')).resolves.toMatchObject({ principal: 'alice' });
     for (const other of ['bob', undefined, 'Alice', 'alice ']) {
@@ -94,15 +98,15 @@ describe('LegacySessions', () => {
   it('a session opened once (and kept) is still refused at once when ended here or elsewhere, and when it expires', async () => {
     const { secret, clock } = setup();
     const store = new InMemoryMcpStore({ clock: () => clock.now });
-    const one = new LegacySessions(new LegacySessionCodec(secret, 60_000, () => clock.now), store, new InMemoryMcpBus());
-    const two = new LegacySessions(new LegacySessionCodec(secret, 60_000, () => clock.now), store, new InMemoryMcpBus());
+    const one = new LegacySessions(new LegacySessionCodec(secret, 60_000, () => clock.now), store, new InMemoryMcpBus(), SHARES);
+    const two = new LegacySessions(new LegacySessionCodec(secret, 60_000, () => clock.now), store, new InMemoryMcpBus(), SHARES);
     const first = one.issue(FIELDS)!.sessionId;
     const second = one.issue(FIELDS)!.sessionId;
     const third = one.issue(FIELDS)!.sessionId;
     for (const id of [first, second, third]) await expect(one.resolve(id, undefined)).resolves.toBeDefined();
-    await one.end(await one.resolve(first, undefined));
+    await one.end(await one.resolve(first, undefined), undefined);
     await expect(one.resolve(first, undefined)).rejects.toMatchObject({ code: -32001 });
-    await two.end(await two.resolve(second, undefined));
+    await two.end(await two.resolve(second, undefined), undefined);
     await expect(one.resolve(second, undefined)).rejects.toMatchObject({ code: -32001 });
     // An altered id is refused even though the id it came from was opened before.
     const flipped = third.slice(0, 20) + (third[20] === 'A' ? 'B' : 'A') + third.slice(21);

@@ -8,6 +8,7 @@ import { isPlainObject } from '../protocol/json-value.js';
 import type { McpSettings } from '../config/mcp-settings.js';
 import { MCP_SEAL_KEYS, MCP_SETTINGS, MCP_STORE } from '../mcp.constants.js';
 import type { SealKeys } from '../mrtr/request-state.key.js';
+import { FairShares } from '../store/fair-shares.js';
 import type { McpStore } from '../store/mcp-store.js';
 import { LegacySessionCodec, type McpSession } from './session.js';
 import { SessionNotFoundError } from './wire-2025.js';
@@ -43,6 +44,7 @@ export class LegacySessions implements OnModuleInit {
     private readonly codec: LegacySessionCodec,
     @Inject(MCP_STORE) private readonly store: McpStore,
     @Inject(MCP_BUS) private readonly bus: McpBus,
+    private readonly shares: FairShares,
   ) {}
 
   async onModuleInit(): Promise<void> {
@@ -80,9 +82,13 @@ export class LegacySessions implements OnModuleInit {
     return session;
   }
 
-  /** Ends a session for good (DELETE), on every instance sharing the store. */
-  async end(session: McpSession): Promise<void> {
-    await this.store.set(ENDED_PREFIX + session.id, true, this.codec.remainingTtlMs(session), { kind: 'session-end' });
+  /**
+   * Ends a session for good (DELETE), on every instance sharing the store. The mark lives as long as
+   * the session id could still be used, and counts against the share of whoever sent the DELETE.
+   */
+  async end(session: McpSession, httpRequest: unknown): Promise<void> {
+    const scope = this.shares.scope('session-end', this.shares.owner(httpRequest, session.principal));
+    await this.store.set(ENDED_PREFIX + session.id, true, this.codec.remainingTtlMs(session), scope);
     this.endedSubject.next(session.id);
     publishIfPossible(this.bus, ENDINGS, { from: this.instance, session: session.id });
   }

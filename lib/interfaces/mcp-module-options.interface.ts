@@ -96,17 +96,14 @@ export interface McpModuleOptions {
      */
     lease?: string;
     /**
-     * Most live tasks (unexpired records, finished ones included) one caller may hold: the token's
-     * principal with auth, else the client's address (IPv6 by /64). Past it, tools/call as a task gets
-     * -31429 (HTTP 429, Retry-After). Config: `mocapi.tasks.max-per-client`. Default 100 (at most `store.maxTasks`).
+     * Most running tasks (working or waiting for input) one caller may hold: the token's principal with
+     * auth, else the client's address (IPv6 by /64). A finished task no longer counts (it stays
+     * readable until `ttl`, in the caller's share of the store). Past it, tools/call as a task gets
+     * -31429 (HTTP 429, Retry-After). Config: `mocapi.tasks.max-per-client`. Default 100 (at most the
+     * client's share of `store.maxTasks`).
      */
     maxPerClient?: number;
-    /**
-     * Without auth, behind a reverse proxy: the header the proxy sets to the client's address (e.g.
-     * `x-real-ip` with nginx's `proxy_set_header X-Real-IP $remote_addr`), which then names the
-     * client instead of the connection's address. Set it only when the proxy overwrites that header:
-     * clients can send any value. Config: `mocapi.tasks.client-ip-header`. Default: the connection's address.
-     */
+    /** The former name of `store.clientIpHeader` (used when that is not set). Config: `mocapi.tasks.client-ip-header`. */
     clientIpHeader?: string;
   };
   /** Skills (the `io.modelcontextprotocol/skills` extension, SEP-2640), published from a folder. */
@@ -151,6 +148,21 @@ export interface McpModuleOptions {
     maxTasks?: number;
     /** Most live marks of 2025 sessions ended by DELETE. Config: `mocapi.store.max-session-ends`. Default a fifth of `maxEntries`. */
     maxSessionEnds?: number;
+    /**
+     * The share of each budget above (claims, tasks, session ends) one client may hold: the token's
+     * principal with auth, else the client's address (IPv6 by /64). Past it that client gets -31429
+     * (HTTP 429, Retry-After) and every other client keeps working. A fraction, more than 0, at most 1.
+     * Config: `mocapi.store.client-share`. Default 0.02 (claims: 1000 of 50000).
+     */
+    clientShare?: number;
+    /**
+     * Behind a reverse proxy: the header the proxy sets to the client's address (e.g. `x-real-ip` with
+     * nginx's `proxy_set_header X-Real-IP $remote_addr`), which then names the client instead of the
+     * connection's address (the proxy's: all clients would share one share). Set it only when the
+     * proxy overwrites that header: clients can send any value. Config: `mocapi.store.client-ip-header`.
+     * Default: the connection's address.
+     */
+    clientIpHeader?: string;
     /**
      * Refuse to start when Redis's `maxmemory-policy` is not `noeviction` (or cannot be read), instead
      * of logging a warning. Config: `mocapi.store.redis-require-noeviction`. Default false.

@@ -97,6 +97,7 @@ describe('InputRounds: one-time requestState', () => {
       set: () => Promise.resolve(),
       create: () => Promise.resolve(true),
       compareAndSet: () => Promise.resolve(true),
+      release: () => Promise.resolve(),
       delete: () => Promise.resolve(),
     };
     const { services } = setup();

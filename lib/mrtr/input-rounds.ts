@@ -9,7 +9,7 @@ import type {
   JsonObject,
 } from '../protocol/wire.types.js';
 import { validateElicitResponse } from '../elicitation/elicit-response.validator.js';
-import type { McpStore } from '../store/mcp-store.js';
+import type { McpRecordScope, McpStore } from '../store/mcp-store.js';
 import { callStore } from '../store/store-call.js';
 import { digestArguments, fingerprint } from './fingerprint.util.js';
 import { InputRequiredSignal } from './input-required.signal.js';
@@ -25,6 +25,8 @@ export interface InputRoundsTarget {
    * elicitations to be bound to the user, so another user's requestState is refused.
    */
   principal?: string;
+  /** What the round's one-time claim counts against (the caller's share); by default the claims budget alone. */
+  claimScope?: McpRecordScope;
 }
 
 /** What InputRounds reads, seals and claims requestState with. */
@@ -99,14 +101,15 @@ export class InputRounds implements CallRounds {
   /**
    * Accepts the requestState once (the spec leaves one-time use to the server): a replayed round,
    * here or on any instance sharing the store, is -32602. Call before the handler runs. A store with
-   * no room for the claim refuses the round (-31503, retryable): the token stays unspent, and a spent
-   * one is still refused as spent (the claim is kept until the token expires, never evicted).
+   * no room for the claim, or a caller holding its share of claims, refuses the round (-31503 or
+   * -31429, retryable): the token stays unspent, and a spent one is still refused as spent (the claim
+   * is kept until the token expires, never evicted).
    */
   async claimState(): Promise<void> {
     const state = this.state;
     if (!state) return;
     const ttlMs = this.services.codec.remainingTtlMs(state);
-    const first = await callStore('claim a requestState', () => this.services.store.claimOnce(`request-state:${state.id}`, ttlMs, { kind: 'claim' }));
+    const first = await callStore('claim a requestState', () => this.services.store.claimOnce(`request-state:${state.id}`, ttlMs, this.call.claimScope ?? { kind: 'claim' }));
     if (!first) throw new InvalidParamsError(REQUEST_STATE_REUSED);
   }
 

@@ -13,6 +13,7 @@ import { logSafe } from '../protocol/log-text.js';
 import { isMcpError, type McpError } from '../protocol/mcp.error.js';
 import type { JsonObject, Result } from '../protocol/wire.types.js';
 import type { Callable } from '../registry/registered-handlers.js';
+import { FairShares } from '../store/fair-shares.js';
 import { canSee, type Listed } from './visibility.js';
 
 /** What a family's lookup found: the entry to call, what it is called for, and the arguments as sent. */
@@ -87,7 +88,10 @@ const CANNOT_ASK = 'This call cannot ask the user for input (elicitation is for 
 export class McpCallPipeline {
   private readonly logger = new Logger('McpModule');
 
-  constructor(@Inject(REQUEST_STATE_SERVICES) private readonly requestState: RequestStateServices) {}
+  constructor(
+    @Inject(REQUEST_STATE_SERVICES) private readonly requestState: RequestStateServices,
+    private readonly shares: FairShares,
+  ) {}
 
   /**
    * One call, lookup first. A task run asks through the task's own ledger (`taskRounds`), not requestState.
@@ -188,7 +192,8 @@ export class McpCallPipeline {
   }
 
   private inputRounds(method: string, target: string, call: McpCall, params: JsonObject): InputRounds {
-    const boundTo = { method, target, arguments: params.arguments ?? {}, principal: principalOf(call.httpRequest) };
-    return new InputRounds(this.requestState, boundTo, params, call.meta.clientCapabilities);
+    const principal = principalOf(call.httpRequest);
+    const claimScope = this.shares.scope('claim', this.shares.owner(call.httpRequest, principal));
+    return new InputRounds(this.requestState, { method, target, arguments: params.arguments ?? {}, principal, claimScope }, params, call.meta.clientCapabilities);
   }
 }

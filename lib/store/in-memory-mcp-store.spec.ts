@@ -83,9 +83,9 @@ describe('InMemoryMcpStore', () => {
     expect(await store.claimOnce('claim-0', 10_000, CLAIM)).toBe(false);
   });
 
-  it("caps an owner's live records of a kind: that owner is refused, the others are not", async () => {
+  it("caps a client's live records of a kind: that client is refused, the others are not", async () => {
     const { store, clock } = setup();
-    const alice = { kind: 'task' as const, owner: { id: 'alice', limit: 2 } };
+    const alice = { kind: 'task' as const, limits: [{ id: 'alice', limit: 2 }] };
     await store.create('task:a1', {}, 1_000, alice);
     clock.now += 10;
     await store.create('task:a2', {}, 1_000, alice);
@@ -94,16 +94,49 @@ describe('InMemoryMcpStore', () => {
     expect((over as ClientLimitError).httpStatus).toBe(429);
     expect((over as ClientLimitError).toJsonRpc()).toEqual({
       code: -31429,
-      message: 'Too Many Requests: this client holds 2 live tasks, the most it may; retry when one expires',
+      message: 'Too Many Requests: this client holds 2 live tasks, its share; retry when one expires',
       data: { limit: 2, retryAfterMs: 990 },
     });
-    expect(await store.create('task:b1', {}, 1_000, { kind: 'task', owner: { id: 'bob', limit: 2 } })).toBe(true);
+    expect(await store.create('task:b1', {}, 1_000, { kind: 'task', limits: [{ id: 'bob', limit: 2 }] })).toBe(true);
     // Room again once one of alice's records is deleted, or expires.
     await store.delete('task:a1');
     expect(await store.create('task:a3', {}, 1_000, alice)).toBe(true);
     await expect(store.create('task:a4', {}, 1_000, alice)).rejects.toThrow(ClientLimitError);
     clock.now += 1_000;
     expect(await store.create('task:a4', {}, 1_000, alice)).toBe(true);
+  });
+
+  it("never asks a client to retry after the refused record would have expired", async () => {
+    const { store, clock } = setup();
+    const alice = { kind: 'claim' as const, limits: [{ id: 'alice', limit: 1 }] };
+    await store.claimOnce('claim-a1', 300_000, alice);
+    clock.now += 100_000;
+    // Her next token lives 5 s more: a wait until her first claim expires (200 s) would be pointless.
+    const over = (await store.claimOnce('claim-a2', 5_000, alice).catch((error: unknown) => error)) as ClientLimitError;
+    expect(over.retryAfterMs).toBe(5_000);
+  });
+
+  it('counts a record against every limit of its scope: the first full one refuses it', async () => {
+    const { store } = setup();
+    const both = { kind: 'task' as const, limits: [{ id: 'alice', limit: 5 }, { id: 'running:alice', limit: 1 }] };
+    await store.create('task:x1', {}, 1_000, both);
+    const refused = await store.create('task:x2', {}, 1_000, both).catch((error: unknown) => error);
+    expect((refused as ClientLimitError).limit).toBe(1);
+    expect(await store.create('task:x3', {}, 1_000, { kind: 'task', limits: [{ id: 'alice', limit: 5 }] })).toBe(true);
+  });
+
+  it('releases a record from a limit and keeps it, counted in its kind', async () => {
+    const { store } = setup();
+    const running = { kind: 'task' as const, limits: [{ id: 'running:alice', limit: 1 }] };
+    await store.create('task:r1', { status: 'working' }, 1_000, running);
+    await expect(store.create('task:r2', {}, 1_000, running)).rejects.toThrow(ClientLimitError);
+    await store.release('task:r1', running);
+    expect(await store.create('task:r2', {}, 1_000, running)).toBe(true);
+    expect(await store.get('task:r1')).toEqual({ status: 'working' });
+    // Releasing again, or a missing key, changes nothing.
+    await store.release('task:r1', running);
+    await store.release('task:none', running);
+    await expect(store.create('task:r3', {}, 1_000, running)).rejects.toThrow(ClientLimitError);
   });
 
   it('gives records without a kind what the budgets leave of maxEntries; budgets must fit in it', async () => {

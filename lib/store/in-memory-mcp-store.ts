@@ -1,6 +1,6 @@
 import { DEFAULT_STORE_MAX_ENTRIES } from '../mcp.constants.js';
 import type { JsonValue } from '../protocol/wire.types.js';
-import type { McpRecordKind, McpRecordScope, McpStore } from './mcp-store.js';
+import type { McpRecordKind, McpRecordLimit, McpRecordScope, McpStore } from './mcp-store.js';
 import { ClientLimitError, RECORD_KINDS, RefusalWarnings, requirePositiveTtl, StoreFullError, storeBudgets, unscopedRoom, type McpStoreBudgets } from './store-limits.js';
 
 export interface InMemoryMcpStoreOptions {
@@ -15,7 +15,7 @@ export interface InMemoryMcpStoreOptions {
   clock?: () => number;
 }
 
-/** The records counted against one limit: a kind's budget, or one owner's cap on a kind. */
+/** The records counted against one limit: a kind's budget, or one of a scope's limits on a kind. */
 class Group {
   readonly keys = new Set<string>();
   /** When expired keys were last removed, and the earliest expiry then left (for Retry-After). */
@@ -24,8 +24,8 @@ class Group {
 
   constructor(
     public limit: number,
-    /** Set on an owner's group: its key in `owners`, so it is forgotten once empty. */
-    readonly ownerKey?: string,
+    /** Set on a scope limit's group: its key in `limited`, so it is forgotten once empty. */
+    readonly limitKey?: string,
   ) {}
 }
 
@@ -33,20 +33,20 @@ interface Entry {
   /** JSON text, so callers never share (and mutate) a stored object. */
   json: string;
   expiresAt: number;
-  /** The groups the entry counts in: its kind's (or the unscoped one), and its owner's. */
+  /** The groups the entry counts in: its kind's (or the unscoped one), then its scope's limits'. */
   groups: Group[];
 }
 
 // Removing the expired entries of a large group costs O(n): when it is full of live ones, do it at most this often.
 const PRUNE_INTERVAL_MS = 1_000;
-// Up to this size a group is pruned whenever it is full (an owner's cap is small).
+// Up to this size a group is pruned whenever it is full (a client's share is small).
 const ALWAYS_PRUNED = 1_000;
 
 /**
  * The default store: one process only, so one-time claims hold per instance. Bounded and expiring;
  * instances behind a load balancer need a shared store (RedisMcpStore) instead. Each record kind has
  * its own budget, records written without a kind share what the budgets leave of `maxEntries`, and
- * a live entry is never dropped to make room: a full budget (or owner cap) refuses the new record.
+ * a live entry is never dropped to make room: a full budget (or scope limit) refuses the new record.
  * @publicApi
  */
 export class InMemoryMcpStore implements McpStore {
@@ -55,7 +55,8 @@ export class InMemoryMcpStore implements McpStore {
   private readonly kinds: Record<McpRecordKind, Group>;
   /** Records written without a kind. */
   private readonly unscoped: Group;
-  private readonly owners = new Map<string, Group>();
+  /** The groups of scope limits that hold records, by kind and id. */
+  private readonly limited = new Map<string, Group>();
   private readonly warnings: RefusalWarnings;
 
   constructor(options: InMemoryMcpStoreOptions = {}) {
@@ -126,27 +127,38 @@ export class InMemoryMcpStore implements McpStore {
     entry.expiresAt = this.clock() + ttlMs;
   }
 
-  /** A new entry, counted in its kind's group and its owner's; refused (nothing written) when either is full. */
+  /** A new entry, counted in its kind's group and its scope's limits; refused (nothing written) when any is full. */
   private add(key: string, json: string, ttlMs: number, scope: McpRecordScope | undefined): void {
     const now = this.clock();
     const budget = scope ? this.kinds[scope.kind] : this.unscoped;
     if (!this.hasRoom(budget, now)) {
       this.warnings.full(scope?.kind, budget.limit);
-      throw new StoreFullError(scope?.kind, waitMs(budget, now));
+      throw new StoreFullError(scope?.kind, waitMs(budget, now, ttlMs));
     }
     const groups = [budget];
-    if (scope?.owner) {
-      const owner = this.ownerGroup(scope.kind, scope.owner);
-      if (!this.hasRoom(owner, now)) {
-        this.warnings.clientLimit(scope.kind, owner.limit);
-        throw new ClientLimitError(scope.kind, owner.limit, waitMs(owner, now));
+    for (const limit of scope?.limits ?? []) {
+      const group = this.limitGroup(scope!.kind, limit);
+      if (!this.hasRoom(group, now)) {
+        this.warnings.clientLimit(scope!.kind, limit.limit);
+        throw new ClientLimitError(scope!.kind, limit.limit, waitMs(group, now, ttlMs));
       }
-      // (Again: pruning may have emptied it, and an empty owner group is forgotten.)
-      this.owners.set(owner.ownerKey!, owner);
-      groups.push(owner);
+      groups.push(group);
     }
+    // (Set again: pruning may have emptied a group, and an empty one is forgotten.)
+    for (const group of groups) if (group.limitKey !== undefined) this.limited.set(group.limitKey, group);
     this.entries.set(key, { json, expiresAt: now + ttlMs, groups });
     for (const group of groups) group.keys.add(key);
+  }
+
+  async release(key: string, scope: McpRecordScope): Promise<void> {
+    const entry = this.live(key);
+    if (!entry) return;
+    for (const limit of scope.limits ?? []) {
+      const group = this.limited.get(limitKey(scope.kind, limit));
+      if (!group || !entry.groups.includes(group)) continue;
+      entry.groups = entry.groups.filter((counted) => counted !== group);
+      this.leave(group, key);
+    }
   }
 
   private hasRoom(group: Group, now: number): boolean {
@@ -166,11 +178,11 @@ export class InMemoryMcpStore implements McpStore {
     }
   }
 
-  /** The owner's group, kept in `owners` while it holds entries. */
-  private ownerGroup(kind: McpRecordKind, owner: { id: string; limit: number }): Group {
-    const key = `${kind}\u0000${owner.id}`;
-    const group = this.owners.get(key) ?? new Group(owner.limit, key);
-    group.limit = owner.limit;
+  /** The group of a scope limit, kept in `limited` while it holds entries. */
+  private limitGroup(kind: McpRecordKind, limit: McpRecordLimit): Group {
+    const key = limitKey(kind, limit);
+    const group = this.limited.get(key) ?? new Group(limit.limit, key);
+    group.limit = limit.limit;
     return group;
   }
 
@@ -178,14 +190,24 @@ export class InMemoryMcpStore implements McpStore {
     const entry = this.entries.get(key);
     if (!entry) return;
     this.entries.delete(key);
-    for (const group of entry.groups) {
-      group.keys.delete(key);
-      if (group.ownerKey !== undefined && group.keys.size === 0) this.owners.delete(group.ownerKey);
-    }
+    for (const group of entry.groups) this.leave(group, key);
+  }
+
+  private leave(group: Group, key: string): void {
+    group.keys.delete(key);
+    if (group.limitKey !== undefined && group.keys.size === 0) this.limited.delete(group.limitKey);
   }
 }
 
-/** How long until the full group has room: until its earliest entry expires (a second when unknown). */
-function waitMs(group: Group, now: number): number {
-  return Number.isFinite(group.nextExpiry) ? Math.max(0, group.nextExpiry - now) : 1_000;
+function limitKey(kind: McpRecordKind, limit: McpRecordLimit): string {
+  return `${kind}\u0000${limit.id}`;
+}
+
+/**
+ * How long until the full group has room: until its earliest entry expires (a second when unknown),
+ * and never longer than the refused record would have lived (a retry after that is pointless).
+ */
+function waitMs(group: Group, now: number, ttlMs: number): number {
+  const untilRoom = Number.isFinite(group.nextExpiry) ? Math.max(0, group.nextExpiry - now) : 1_000;
+  return Math.min(untilRoom, ttlMs);
 }

@@ -9,14 +9,24 @@ import type { JsonValue } from '../protocol/wire.types.js';
 export type McpRecordKind = 'claim' | 'task' | 'session-end';
 
 /**
- * What a new record counts against: its kind's budget and, with `owner`, that owner's cap (the live
- * records of this kind one principal or client may hold). A record that already exists is not
- * counted again when it is replaced.
+ * One more limit a new record counts against, besides its kind's budget: the most live records of the
+ * kind that `id` (a client, or a client's running tasks) may hold. Past it the record is refused with
+ * `ClientLimitError` (-31429, HTTP 429).
+ * @publicApi
+ */
+export interface McpRecordLimit {
+  id: string;
+  limit: number;
+}
+
+/**
+ * What a new record counts against: its kind's budget and each of `limits`. A record that already
+ * exists is not counted again when it is replaced.
  * @publicApi
  */
 export interface McpRecordScope {
   kind: McpRecordKind;
-  owner?: { id: string; limit: number };
+  limits?: readonly McpRecordLimit[];
 }
 
 /**
@@ -27,8 +37,8 @@ export interface McpRecordScope {
  * A record is never dropped before it expires (or is deleted): losing one would change an answer (a
  * spent requestState accepted again, a live task gone, an ended session back). So a store that is
  * bounded and full refuses new records instead: `claimOnce`, `set` and `create` reject with a
- * `StoreFullError` (-31503, HTTP 503), or a `ClientLimitError` (-31429, HTTP 429) when the owner
- * named in the scope holds its limit. A key that exists is answered as before (false), full or not.
+ * `StoreFullError` (-31503, HTTP 503), or a `ClientLimitError` (-31429, HTTP 429) when a client
+ * named in the scope holds its share. A key that exists is answered as before (false), full or not.
  * @publicApi
  */
 export interface McpStore {
@@ -53,6 +63,11 @@ export interface McpStore {
    * meanwhile (read again and retry). Values compare as their JSON text.
    */
   compareAndSet(key: string, expected: JsonValue, next: JsonValue, ttlMs: number): Promise<boolean>;
+  /**
+   * Stops counting `key` against the scope's `limits` (a finished task leaves its owner's cap on
+   * running tasks); the record stays, counted in its kind's budget, until it expires or is deleted.
+   */
+  release(key: string, scope: McpRecordScope): Promise<void>;
   /** Removes `key`; removing a missing key is not an error. */
   delete(key: string): Promise<void>;
   /** Releases connections. The module calls it at shutdown for the stores it opened itself. */

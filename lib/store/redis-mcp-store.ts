@@ -4,7 +4,7 @@ import { DEFAULT_STORE_KEY_PREFIX, DEFAULT_STORE_MAX_ENTRIES } from '../mcp.cons
 import { isMcpError } from '../protocol/mcp.error.js';
 import type { JsonValue } from '../protocol/wire.types.js';
 import { openRedis } from './redis-connection.js';
-import type { McpRecordKind, McpRecordScope, McpStore } from './mcp-store.js';
+import type { McpRecordKind, McpRecordLimit, McpRecordScope, McpStore } from './mcp-store.js';
 import { ClientLimitError, RECORD_KINDS, RefusalWarnings, requirePositiveTtl, StoreFullError, StoreUnavailableError, storeBudgets, unscopedRoom, type McpStoreBudgets } from './store-limits.js';
 
 /** The commands RedisMcpStore sends; an `ioredis` client has them. @publicApi */
@@ -45,10 +45,10 @@ return 0`;
  * record keys by expiry (Redis's clock); members whose time has passed are not counted. Budgets are
  * read before anything is written, so the record's SET is the script's first write, and Redis's own
  * out-of-memory check still refuses it (a script that has written is no longer stopped).
- * KEYS[1] the record, KEYS[2] its kind's budget, KEYS[3] its owner's (optional).
+ * KEYS[1] the record, KEYS[2] its kind's budget, KEYS[3..] its scope's limits (optional).
  * ARGV: 'nx' (create) or 'set' (replace an existing record), the value, TTL in ms, the kind's
- * limit, the owner's limit. Returns {1} written, {0} the key exists ('nx'), {-1, ms} the kind's
- * budget is full, {-2, ms} the owner's is (ms: until its earliest live record expires).
+ * limit, then each scope limit's. Returns {1} written, {0} the key exists ('nx'), {-1, ms} the kind's
+ * budget is full, {-2, ms, i} the i-th scope limit is (ms: until its earliest live record expires).
  */
 const WRITE = `
 local exists = redis.call('EXISTS', KEYS[1]) == 1
@@ -70,14 +70,19 @@ local function wait(budget)
 end
 if redis.call('ZCOUNT', KEYS[2], after, '+inf') >= tonumber(ARGV[4]) then return {-1, wait(KEYS[2])} end
 local gone = {}
-if #KEYS > 2 then
-  local live = redis.call('ZRANGEBYSCORE', KEYS[3], after, '+inf')
-  if #live >= tonumber(ARGV[5]) then
-    -- An owner's records may have been deleted: those no longer count.
+for i = 3, #KEYS do
+  local limit = tonumber(ARGV[i + 2])
+  if redis.call('ZCOUNT', KEYS[i], after, '+inf') >= limit then
+    -- A limit's records may have been deleted: those no longer count.
+    local live = redis.call('ZRANGEBYSCORE', KEYS[i], after, '+inf')
+    local deleted = 0
     for _, member in ipairs(live) do
-      if redis.call('EXISTS', member) == 0 then table.insert(gone, member) end
+      if redis.call('EXISTS', member) == 0 then
+        table.insert(gone, {KEYS[i], member})
+        deleted = deleted + 1
+      end
     end
-    if #live - #gone >= tonumber(ARGV[5]) then return {-2, wait(KEYS[3])} end
+    if #live - deleted >= limit then return {-2, wait(KEYS[i]), i - 2} end
   end
 end
 redis.call('SET', KEYS[1], ARGV[2], 'PX', ttl)
@@ -86,12 +91,17 @@ for i = 2, #KEYS do
   redis.call('ZADD', KEYS[i], expiry, KEYS[1])
   if redis.call('PTTL', KEYS[i]) < ttl then redis.call('PEXPIRE', KEYS[i], ttl) end
 end
-for _, member in ipairs(gone) do redis.call('ZREM', KEYS[3], member) end
+for _, pair in ipairs(gone) do redis.call('ZREM', pair[1], pair[2]) end
 return {1}`;
 
 const WRITE_SHA = createHash('sha1').update(WRITE).digest('hex');
 
-// A deleted record leaves its kind's budget at once (an owner's notices when it is next full).
+// A released record leaves the limits named (KEYS), and stays counted in its kind's budget.
+const RELEASE = `
+for i = 1, #KEYS do redis.call('ZREM', KEYS[i], ARGV[1]) end
+return 1`;
+
+// A deleted record leaves its kind's budget at once (a scope limit notices when it is next full).
 const DELETE = `
 redis.call('DEL', KEYS[1])
 for i = 2, #KEYS do redis.call('ZREM', KEYS[i], KEYS[1]) end
@@ -195,21 +205,30 @@ export class RedisMcpStore implements McpStore {
     await this.guarded(undefined, () => this.client.eval(DELETE, 1 + budgets.length, this.keyPrefix + key, ...budgets));
   }
 
+  async release(key: string, scope: McpRecordScope): Promise<void> {
+    const limits = (scope.limits ?? []).map((limit) => this.limitKey(scope.kind, limit));
+    if (limits.length === 0) return;
+    await this.guarded(undefined, () => this.client.eval(RELEASE, limits.length, ...limits, this.keyPrefix + key));
+  }
+
   /** One new record (or, with 'set', a replaced one) counted in its budgets; see WRITE. */
   private async write(mode: 'nx' | 'set', key: string, json: string, ttlMs: number, scope: McpRecordScope | undefined): Promise<boolean> {
     requirePositiveTtl(ttlMs);
     const budget: Budget = scope?.kind ?? 'unscoped';
-    const keys = [this.keyPrefix + key, this.budgetKey(budget)];
-    if (scope?.owner) keys.push(`${this.budgetKey(scope.kind)}:owner:${createHash('sha256').update(scope.owner.id).digest('base64url')}`);
-    const args = [mode, json, Math.ceil(ttlMs), this.limits[budget], scope?.owner?.limit ?? 0];
-    const [outcome, waitMs] = (await this.guarded(scope?.kind, () => this.script(WRITE, WRITE_SHA, keys, args))) as [number, number?];
+    const limits = scope?.limits ?? [];
+    const keys = [this.keyPrefix + key, this.budgetKey(budget), ...limits.map((limit) => this.limitKey(scope!.kind, limit))];
+    const args = [mode, json, Math.ceil(ttlMs), this.limits[budget], ...limits.map((limit) => limit.limit)];
+    const [outcome, untilRoom = 1_000, index = 0] = (await this.guarded(scope?.kind, () => this.script(WRITE, WRITE_SHA, keys, args))) as [number, number?, number?];
+    // Never longer than the refused record would have lived: a retry after that is pointless.
+    const waitMs = Math.min(untilRoom, ttlMs);
     if (outcome === -1) {
       this.warnings.full(scope?.kind, this.limits[budget]);
-      throw new StoreFullError(scope?.kind, waitMs ?? 1_000);
+      throw new StoreFullError(scope?.kind, waitMs);
     }
     if (outcome === -2) {
-      this.warnings.clientLimit(scope!.kind, scope!.owner!.limit);
-      throw new ClientLimitError(scope!.kind, scope!.owner!.limit, waitMs ?? 1_000);
+      const limit = limits[index - 1];
+      this.warnings.clientLimit(scope!.kind, limit.limit);
+      throw new ClientLimitError(scope!.kind, limit.limit, waitMs);
     }
     return outcome === 1;
   }
@@ -228,6 +247,11 @@ export class RedisMcpStore implements McpStore {
 
   private budgetKey(budget: Budget): string {
     return `${this.keyPrefix}budget:${budget}`;
+  }
+
+  /** A scope limit's sorted set: hashed, since its id may come from a token or a header. */
+  private limitKey(kind: McpRecordKind, limit: McpRecordLimit): string {
+    return `${this.budgetKey(kind)}:limit:${createHash('sha256').update(limit.id).digest('base64url')}`;
   }
 
   /**

@@ -6,7 +6,7 @@ const logger = new Logger('McpStore');
 /**
  * Runs one store call. When the store fails (say Redis is down) the request gets a generic
  * -32603, the cause is logged here once, and the server keeps serving. A store that refuses a new
- * record (full: -31503; a client at its cap: -31429) is answered as it says: it logged its own
+ * record (full: -31503; a client holding its share: -31429) is answered as it says: it logged its own
  * rate-limited warning.
  * @internal
  */

@@ -32,7 +32,7 @@ describe('store limits', () => {
     expect(lines).toEqual([
       'The MCP store is full of live requestState claims (5, mocapi.store.max-claims): new work that needs one is refused with -31503 (HTTP 503, Retry-After) until they expire',
       'The MCP store is full of live tasks (3, mocapi.store.max-tasks): new work that needs one is refused with -31503 (HTTP 503, Retry-After) until they expire',
-      'A client holds 2 live tasks, its cap: its new ones are refused with -31429 (HTTP 429, Retry-After) until one expires',
+      'A client holds 2 live tasks, its share: its new ones are refused with -31429 (HTTP 429, Retry-After) until one expires; other clients are not affected',
     ]);
     clock.now += 1;
     warnings.full('claim', 5);

@@ -61,7 +61,8 @@ export function retryAfterHeader(status: number, body: unknown): { 'Retry-After'
 /**
  * A bounded store is full (its kind's budget, or Redis out of memory): the new record was not
  * written, nothing else changed. HTTP 503 with `Retry-After`; `data.retryAfterMs` says when a record
- * of the kind expires (a 2025 session or stdio has no header).
+ * of the kind expires, never later than the refused record would have lived (a 2025 session or stdio
+ * has no header).
  * @publicApi
  */
 export class StoreFullError extends McpError {
@@ -88,8 +89,9 @@ export class StoreUnavailableError extends McpError {
 }
 
 /**
- * The owner named in a record's scope holds as many live records of the kind as it may (tasks:
- * `mocapi.tasks.max-per-client`). HTTP 429 with `Retry-After` (when its oldest record expires).
+ * A client holds its share of a kind's live records (its fair share of the budget, or for tasks
+ * `mocapi.tasks.max-per-client` running ones). HTTP 429 with `Retry-After`: when its oldest record
+ * expires, never later than the refused record would have lived.
  * @publicApi
  */
 export class ClientLimitError extends McpError {
@@ -100,7 +102,7 @@ export class ClientLimitError extends McpError {
   ) {
     super(
       McpStoreErrorCode.ClientLimit,
-      `Too Many Requests: this client holds ${limit} live ${LABELS[kind]}, the most it may; retry when one expires`,
+      `Too Many Requests: this client holds ${limit} live ${LABELS[kind]}, its share; retry when one expires`,
       { limit, retryAfterMs },
       429,
     );
@@ -130,9 +132,9 @@ export class RefusalWarnings {
     this.warn(`full:${kind ?? ''}`, `The MCP store is full of live ${what}: new work that needs one is refused with -31503 (HTTP 503, Retry-After) until they expire`);
   }
 
-  /** An owner reached its cap. */
+  /** A client reached its share. */
   clientLimit(kind: McpRecordKind, limit: number): void {
-    this.warn(`client:${kind}`, `A client holds ${limit} live ${LABELS[kind]}, its cap: its new ones are refused with -31429 (HTTP 429, Retry-After) until one expires`);
+    this.warn(`client:${kind}`, `A client holds ${limit} live ${LABELS[kind]}, its share: its new ones are refused with -31429 (HTTP 429, Retry-After) until one expires; other clients are not affected`);
   }
 
   /** The backend refused a write for lack of memory (Redis: OOM). */

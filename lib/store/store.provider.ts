@@ -1,5 +1,7 @@
 import type { Provider } from '@nestjs/common';
+import { Logger } from '@nestjs/common';
 import { MCP_SETTINGS, MCP_STORE } from '../mcp.constants.js';
+import { FairShares, type SharePolicy } from './fair-shares.js';
 import { InMemoryMcpStore } from './in-memory-mcp-store.js';
 import type { McpStore } from './mcp-store.js';
 import { RedisMcpStore } from './redis-mcp-store.js';
@@ -18,6 +20,7 @@ export interface StoreSettings {
     keyPrefix: string;
     maxEntries: number;
     budgets: McpStoreBudgets;
+    shares: SharePolicy;
     redisRequireNoeviction: boolean;
   };
 }
@@ -45,5 +48,16 @@ export const mcpStoreProvider: Provider = {
       throw error;
     }
     return redis;
+  },
+};
+
+/** Every budgeted record's owner and its shares (`mocapi.store.client-share`, `anonymous-share`, `client-ip-header`), said once at start-up. @internal */
+export const fairSharesProvider: Provider = {
+  provide: FairShares,
+  inject: [MCP_SETTINGS],
+  useFactory: ({ store }: StoreSettings): FairShares => {
+    const shares = new FairShares(store.shares);
+    new Logger('McpStore').log(shares.describe());
+    return shares;
   },
 };

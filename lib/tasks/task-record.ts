@@ -43,6 +43,8 @@ export interface TaskRecord {
   leaseExpiresAt: number;
   /** Who created it (token subject or client id); other callers are told the task does not exist. */
   principal?: string;
+  /** Whose share it counts in (the principal, else the client's address); absent over stdio. */
+  owner?: string;
   /** The `tools/call` that created it: `name`, `arguments`, `_meta` (capabilities included), to replay it. */
   call: { requestId: RequestId; params: JsonObject };
   rounds: AnsweredTaskRound[];

@@ -26,8 +26,8 @@ import {
   withStatusMessage,
   type TaskRecord,
 } from './task-record.js';
-import { taskOwner } from './task-owner.js';
 import { TaskStore } from './task-store.js';
+import { FairShares } from '../store/fair-shares.js';
 
 /** Runs the tool's handler for one run of a task: the result, or an input_required result from TaskRounds. */
 export type TaskExecutor = (call: McpCall, rounds: TaskRounds) => Promise<Result>;
@@ -61,6 +61,7 @@ export class TaskRunner implements OnModuleInit, OnApplicationShutdown {
     @Inject(MCP_STORE) store: McpStore,
     @Inject(MCP_SETTINGS) private readonly settings: McpSettings,
     @Inject(MCP_BUS) private readonly bus: McpBus,
+    private readonly shares: FairShares,
   ) {
     this.tasks = new TaskStore(store);
   }
@@ -75,7 +76,7 @@ export class TaskRunner implements OnModuleInit, OnApplicationShutdown {
   /**
    * Stores a new working task for this `tools/call`; resolves once any instance can read it. Refused
    * (-31503 / -31429, nothing stored, the handler not run) when the store holds all the tasks it may,
-   * or this caller holds `mocapi.tasks.max-per-client` live ones.
+   * or this caller holds its share of them or `mocapi.tasks.max-per-client` running ones.
    */
   async create(call: McpCall, params: JsonObject, answered: readonly AnsweredRound[] = []): Promise<TaskRecord> {
     const now = Date.now();
@@ -97,8 +98,10 @@ export class TaskRunner implements OnModuleInit, OnApplicationShutdown {
       // Answers from the call's own input rounds (taskStart 'explicit'): checked there already.
       rounds: answered.map((round): TaskLedgerRound => ({ fingerprint: round.fingerprint, responses: round.responses as InputResponses })),
     };
-    const owner = { id: taskOwner(call.httpRequest, principal, this.settings.tasks.clientIpHeader), limit: this.settings.tasks.maxPerClient };
-    await callStore('create a task', () => this.tasks.create(record, owner));
+    const owner = this.shares.owner(call.httpRequest, principal);
+    if (owner) record.owner = owner.id;
+    const scope = this.shares.scope('task', owner);
+    await callStore('create a task', () => this.tasks.create(record, scope, this.settings.tasks.maxPerClient));
     return record;
   }
 

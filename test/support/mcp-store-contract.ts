@@ -134,7 +134,7 @@ export function describeMcpStoreContract(name: string, subject: StoreUnderTest):
         const task = fresh('live-task');
         const ended = fresh('ended-session');
         expect(await bounded.claimOnce(spent, 60_000, { kind: 'claim' })).toBe(true);
-        expect(await bounded.create(task, { status: 'working' }, 60_000, { kind: 'task', owner: { id: 'bob', limit: 5 } })).toBe(true);
+        expect(await bounded.create(task, { status: 'working' }, 60_000, { kind: 'task', limits: [{ id: 'bob', limit: 5 }] })).toBe(true);
         await bounded.set(ended, true, 60_000, { kind: 'session-end' });
 
         // One client floods every kind, each until the store refuses (never more than max-entries + 1 tries).
@@ -167,10 +167,10 @@ export function describeMcpStoreContract(name: string, subject: StoreUnderTest):
       }
     });
 
-    it("caps an owner's live records of a kind: that owner gets -31429, another owner still gets room", async () => {
+    it("caps a client's live records of a kind: that client gets -31429, another client still gets room", async () => {
       const bounded = await subject.open({ maxEntries: FLOOD_MAX_ENTRIES });
       try {
-        const alice = { kind: 'task' as const, owner: { id: 'alice', limit: 3 } };
+        const alice = { kind: 'task' as const, limits: [{ id: 'alice', limit: 3 }] };
         const first = fresh('alice-1');
         expect(await bounded.create(first, { n: 1 }, 60_000, alice)).toBe(true);
         const outcome = await flood(bounded, 'task', 10, alice);
@@ -181,11 +181,37 @@ export function describeMcpStoreContract(name: string, subject: StoreUnderTest):
         expect(error.toJsonRpc()).toMatchObject({ code: -31429, data: { limit: 3 } });
         expect(error.retryAfterMs).toBeGreaterThan(0);
         expect(error.retryAfterMs).toBeLessThanOrEqual(60_000);
-        expect(await bounded.create(fresh('bob-1'), { n: 1 }, 60_000, { kind: 'task', owner: { id: 'bob', limit: 3 } })).toBe(true);
+        expect(await bounded.create(fresh('bob-1'), { n: 1 }, 60_000, { kind: 'task', limits: [{ id: 'bob', limit: 3 }] })).toBe(true);
         expect(await bounded.get(first)).toEqual({ n: 1 });
-        // A deleted record frees its owner's room.
+        // A deleted record frees its client's room.
         await bounded.delete(first);
         expect(await bounded.create(fresh('alice-4'), { n: 4 }, 60_000, alice)).toBe(true);
+        // A refusal never asks to retry later than the refused record would have lived.
+        const shortLived = (await bounded.claimOnce(fresh('alice-claim'), 60_000, { kind: 'claim', limits: [{ id: 'alice', limit: 1 }] }).then(() =>
+          bounded.claimOnce(fresh('alice-claim'), 2_000, { kind: 'claim', limits: [{ id: 'alice', limit: 1 }] }).catch((refusal: unknown) => refusal),
+        )) as ClientLimitError;
+        expect(shortLived).toBeInstanceOf(ClientLimitError);
+        expect(shortLived.retryAfterMs).toBeLessThanOrEqual(2_000);
+      } finally {
+        await (subject.close ? subject.close(bounded) : bounded.close?.());
+      }
+    });
+
+    it('counts a record against every limit of its scope, and releases a finished one from a limit while keeping it', async () => {
+      const bounded = await subject.open({ maxEntries: FLOOD_MAX_ENTRIES });
+      try {
+        const both = { kind: 'task' as const, limits: [{ id: 'carol', limit: 5 }, { id: 'running:carol', limit: 1 }] };
+        expect(await bounded.create(fresh('carol-1'), {}, 60_000, both)).toBe(true);
+        const refused = await bounded.create(fresh('carol-2'), {}, 60_000, both).catch((refusal: unknown) => refusal);
+        expect((refused as ClientLimitError).limit).toBe(1);
+
+        const running = { kind: 'task' as const, limits: [{ id: 'running:bob', limit: 1 }] };
+        const task = fresh('running');
+        expect(await bounded.create(task, { status: 'working' }, 60_000, running)).toBe(true);
+        await expect(bounded.create(fresh('running'), {}, 60_000, running)).rejects.toThrow(ClientLimitError);
+        await bounded.release(task, running);
+        expect(await bounded.create(fresh('running'), {}, 60_000, running)).toBe(true);
+        expect(await bounded.get(task)).toEqual({ status: 'working' });
       } finally {
         await (subject.close ? subject.close(bounded) : bounded.close?.());
       }

@@ -145,7 +145,7 @@ export class McpHttpTransport implements OnModuleDestroy {
     if (req.method === 'GET' && this.eras.isSessionRequest(clues)) return this.openStandaloneStream(req, res, clues);
     if (req.method === 'DELETE' && clues.sessionId !== undefined && this.settings.protocol !== 'modern') {
       try {
-        await this.eras.end(await this.eras.open(clues, principalOf(req)));
+        await this.eras.end(await this.eras.open(clues, principalOf(req)), req);
       } catch (error) {
         const mcpError = asMcpError(this.logger, 'DELETE', undefined, error);
         return writeJsonRpcError(res, mcpError.httpStatus, mcpError);
