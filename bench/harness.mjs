@@ -105,11 +105,15 @@ export function startServer(name, { execArgv = ['--expose-gc'], env = {}, timeou
 
 const agent = new Agent({ keepAlive: true, maxSockets: 64 });
 
-/** One POST with the standard headers over a keep-alive agent; resolves { status, contentType, text, bytes }. */
-export function post(url, body, { timeoutMs = 10_000 } = {}) {
-  const payload = JSON.stringify(body);
+/**
+ * One request over a keep-alive agent (the shared one unless `via` is given): by default a POST of `body` with
+ * the standard 2026-07-28 headers; `headers` replaces them, `method` without a body sends none.
+ * Resolves { status, headers, contentType, text, bytes }.
+ */
+export function post(url, body, { timeoutMs = 10_000, via = agent, method = 'POST', headers } = {}) {
+  const payload = body === undefined ? '' : JSON.stringify(body);
   return new Promise((resolve, reject) => {
-    const req = request(url, { method: 'POST', agent, headers: { ...headersFor(body), 'content-length': Buffer.byteLength(payload) } }, (res) => {
+    const req = request(url, { method, agent: via, headers: { ...(headers ?? headersFor(body)), 'content-length': Buffer.byteLength(payload) } }, (res) => {
       const chunks = [];
       let bytes = 0;
       res.on('data', (chunk) => {
@@ -117,7 +121,7 @@ export function post(url, body, { timeoutMs = 10_000 } = {}) {
         bytes += chunk.length;
       });
       res.on('end', () =>
-        resolve({ status: res.statusCode, contentType: String(res.headers['content-type'] ?? ''), text: Buffer.concat(chunks).toString('utf8'), bytes }),
+        resolve({ status: res.statusCode, headers: res.headers, contentType: String(res.headers['content-type'] ?? ''), text: Buffer.concat(chunks).toString('utf8'), bytes }),
       );
       res.on('error', reject);
     });
@@ -182,6 +186,17 @@ export function positiveIntOption(name, fallback) {
   return value;
 }
 
+/** Runs `cleanUp` (synchronous: killing children, removing folders) on every way out: the end, an error, Ctrl-C, SIGTERM. */
+export function onEveryExit(cleanUp) {
+  process.on('exit', cleanUp);
+  for (const signal of ['SIGINT', 'SIGTERM']) {
+    process.on(signal, () => {
+      cleanUp();
+      process.exit(130);
+    });
+  }
+}
+
 export const sum = (values) => values.reduce((a, b) => a + b, 0);
 export const mb = (bytes) => (bytes / 1024 / 1024).toFixed(1);
 export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -197,13 +212,50 @@ function freePort() {
   });
 }
 
+const SAMPLE_LOG_TAIL = 64 * 1024;
+
+/**
+ * The built sample's HTTP server (`dist/sample/main.js`, what `npm start` runs) on a random loopback port, in
+ * `cwd` (where it reads a `.env`), with `env` over this process's environment (an undefined value unsets one).
+ * Resolves { url, child, output() } once it listens; output() is the tail of its log. Killed if it does not.
+ */
+export function startSample({ env = {}, cwd = join(here, '..'), timeoutMs = 30_000 } = {}) {
+  const child = spawn(process.execPath, [join(here, '..', 'dist/sample/main.js')], {
+    cwd,
+    env: { ...process.env, PORT: '0', NODE_ENV: 'production', NO_COLOR: '1', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let log = '';
+  let listening = false;
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`the sample did not listen within ${timeoutMs} ms:\n${log}`));
+    }, timeoutMs);
+    const seen = (chunk) => {
+      log = (log + chunk).slice(-SAMPLE_LOG_TAIL);
+      const endpoint = listening ? undefined : /MCP endpoint: (http:\/\/\S+)/.exec(log);
+      if (!endpoint) return;
+      listening = true;
+      clearTimeout(timer);
+      resolve({ url: endpoint[1], child, output: () => log });
+    };
+    child.stdout.setEncoding('utf8').on('data', seen);
+    child.stderr.setEncoding('utf8').on('data', seen);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`the sample exited (${code}) before listening:\n${log}`));
+    });
+  });
+}
+
 /** A throwaway redis-server on a free loopback port, with a connected RedisMcpStore; undefined without the binary. */
 export async function startRedis(options = {}) {
   const binary = ['/usr/bin/redis-server', '/usr/local/bin/redis-server', '/usr/sbin/redis-server'].find((path) => existsSync(path));
   if (!binary) return undefined;
   const dir = mkdtempSync(join(tmpdir(), 'nest-mcp-bench-redis-'));
   const port = await freePort();
-  const child = spawn(binary, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir], { stdio: 'ignore' });
+  const child = spawn(binary, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--maxmemory-policy', 'noeviction', '--dir', dir], { stdio: 'ignore' });
   const url = `redis://127.0.0.1:${port}`;
   for (let attempt = 0; attempt < 100; attempt++) {
     try {

@@ -22,11 +22,10 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { positiveIntOption } from './harness.mjs';
+import { onEveryExit, positiveIntOption, startSample } from './harness.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const STDIO_ENTRY = 'dist/sample/main-stdio.js';
-const HTTP_ENTRY = 'dist/sample/main.js';
 const MCP_REMOTE = join(ROOT, 'node_modules/mcp-remote/dist/proxy.js');
 const PROTOCOL_VERSION = '2026-07-28';
 const EXPECTED = '1,2,3';
@@ -43,13 +42,7 @@ function killAll() {
   }
   children.clear();
 }
-process.on('exit', killAll);
-for (const signal of ['SIGINT', 'SIGTERM']) {
-  process.on(signal, () => {
-    killAll();
-    process.exit(130);
-  });
-}
+onEveryExit(killAll);
 
 /** Linux's CPU pressure (the share of the last 10 s some task waited for a CPU): how idle "idle" was. */
 function cpuPressure() {
@@ -69,24 +62,10 @@ function busyLoops(count) {
 }
 
 /** The sample's HTTP server on a random loopback port; resolves with its /mcp URL. */
-function startHttpSample() {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [HTTP_ENTRY], {
-      cwd: ROOT,
-      env: { ...process.env, PORT: '0', NODE_ENV: 'production', NO_COLOR: '1' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    children.add(child);
-    let log = '';
-    const seen = (chunk) => {
-      log += chunk;
-      const match = /MCP endpoint: (http:\/\/\S+)/.exec(log);
-      if (match) resolve(match[1]);
-    };
-    child.stdout.setEncoding('utf8').on('data', seen);
-    child.stderr.setEncoding('utf8').on('data', seen);
-    child.on('exit', (code) => reject(new Error(`the HTTP sample exited (${code}) before listening:\n${log}`)));
-  });
+async function startHttpSample() {
+  const sample = await startSample();
+  children.add(sample.child);
+  return sample.url;
 }
 
 const v1Info = { name: 'nest-mcp-progress-bench', version: '1.0.0' };
