@@ -5,7 +5,7 @@ import { ElicitationSchemaBuilder } from '../elicitation/elicitation-schema.buil
 import { standardForm } from '../elicitation/standard-form.js';
 import { InvalidParamsError } from '../protocol/mcp.error.js';
 import { isStandardSchema, type McpSchemaOutput, type McpStandardSchema } from '../schema/index.js';
-import { createProgressSource, type ProgressSource } from '../progress/index.js';
+import { createProgressSource, type ProgressSink, type ProgressSource } from '../progress/index.js';
 import type {
   ClientCapabilities,
   ElicitRequestFormParams,
@@ -43,11 +43,13 @@ export abstract class McpHandlerContext {
     /** Tool name, prompt name, resource URI, or the completed prompt or template. */
     readonly target: string,
     private readonly askInputs: AskInputs,
+    /** Where the emitters report: the call's own sink, or the run's filter of it when the run may be a replay. */
+    private readonly progressSink: ProgressSink = call.progressSink,
   ) {}
 
   /** Made on first use: most handlers report no progress. */
   private get progress(): ProgressSource {
-    return (this.progressSource ??= createProgressSource(this.call.progressSink));
+    return (this.progressSource ??= createProgressSource(this.progressSink));
   }
 
   get requestId(): RequestId {

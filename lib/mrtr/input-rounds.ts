@@ -46,7 +46,10 @@ export interface CallRounds {
   ask(requests: InputRequests): InputResponses;
   /** Set when a question went unanswered; survives a handler that swallows the signal. */
   readonly pendingSignal: InputRequiredSignal | undefined;
-  toInputRequiredResult(signal: InputRequiredSignal): InputRequiredResult;
+  /** Whether the client was shown `progress` in an earlier round of the call (a replayed run reports it again). */
+  progressShownBefore(progress: number): boolean;
+  /** `progressShown`: the highest progress value this run sent, which the next round must not send again. */
+  toInputRequiredResult(signal: InputRequiredSignal, progressShown?: number): InputRequiredResult;
 }
 
 /** The MRTR fields of a retried request. */
@@ -159,14 +162,25 @@ export class InputRounds implements CallRounds {
     throw this.pendingSignal;
   }
 
-  /** The `input_required` result for the outstanding signal, with a fresh, encrypted requestState. */
-  toInputRequiredResult(signal: InputRequiredSignal): InputRequiredResult {
+  /** Progress up to the highest value the requestState says was sent: what the earlier rounds showed. */
+  progressShownBefore(progress: number): boolean {
+    const shown = this.state?.progressShown;
+    return shown !== undefined && progress <= shown;
+  }
+
+  /**
+   * The `input_required` result for the outstanding signal, with a fresh, encrypted requestState. It marks
+   * the higher of what earlier rounds showed and what this run sent as progress shown.
+   */
+  toInputRequiredResult(signal: InputRequiredSignal, progressShown?: number): InputRequiredResult {
+    const earlier = this.state?.progressShown;
     const requestState = this.services.codec.encode({
       method: this.call.method,
       target: this.call.target,
       argsDigest: this.argsDigest,
       rounds: this.answered,
       pending: { fingerprint: signal.fingerprint, keys: Object.keys(signal.inputRequests) },
+      progressShown: earlier === undefined || progressShown === undefined ? (progressShown ?? earlier) : Math.max(earlier, progressShown),
     });
     return { resultType: 'input_required', inputRequests: signal.inputRequests, requestState };
   }

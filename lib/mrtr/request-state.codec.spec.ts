@@ -96,6 +96,33 @@ describe('RequestStateCodec', () => {
     expect('pending' in decoded).toBe(false);
   });
 
+  it('carries the progress the client was shown (whole or fractional, zero included), and leaves it out when none was', () => {
+    const { codec } = setup();
+    for (const progressShown of [0, 2, 0.75, 1_000_000]) {
+      expect(codec.decode(codec.encode({ ...payload, progressShown })).progressShown).toBe(progressShown);
+    }
+    expect('progressShown' in codec.decode(codec.encode(payload))).toBe(false);
+  });
+
+  it('reads a token sealed before progressShown existed as "no progress shown", and ignores keys it does not know', () => {
+    const { codec, secret, clock } = setup();
+    const before = codec.decode(seal(secret, `{"m":"tools/call","t":"wizard","a":"d","r":[["fp",{"k":{"action":"accept"}}]],"p":["fp2",["k2"]],"i":${clock.now},"s":"id-1"}`));
+    expect(before).toEqual({
+      method: 'tools/call',
+      target: 'wizard',
+      argsDigest: 'd',
+      rounds: [{ fingerprint: 'fp', responses: { k: { action: 'accept' } } }],
+      pending: { fingerprint: 'fp2', keys: ['k2'] },
+      issuedAt: clock.now,
+      id: 'id-1',
+    });
+    expect('progressShown' in before).toBe(false);
+    // As a server of the layout before progressShown reads `h`: the same format byte, and an unknown key is skipped.
+    expect(Buffer.from(codec.encode({ ...payload, progressShown: 2 }), 'base64url')[0]).toBe(REQUEST_STATE_VERSION);
+    const later = codec.decode(seal(secret, `{"m":"tools/call","t":"wizard","a":"d","r":[],"h":2,"z":[1],"i":${clock.now},"s":"id-2"}`));
+    expect(later).toEqual({ method: 'tools/call', target: 'wizard', argsDigest: 'd', rounds: [], progressShown: 2, issuedAt: clock.now, id: 'id-2' });
+  });
+
   it('uses version byte 3, the 4-byte key id, a 12-byte nonce and a 16-byte tag, and a fresh nonce each time', () => {
     const { codec, secret } = setup();
     const a = codec.encode(payload);
@@ -210,6 +237,8 @@ describe('RequestStateCodec', () => {
     ['a missing id', '{"m":"tools/call","t":"x","a":"d","r":[],"i":1750000000000}'],
     ['a non-string id', '{"m":"tools/call","t":"x","a":"d","r":[],"i":1750000000000,"s":7}'],
     ['a non-numeric issuedAt', '{"m":"tools/call","t":"x","a":"d","r":[],"i":"now","s":"id"}'],
+    ['a non-numeric progressShown', '{"m":"tools/call","t":"x","a":"d","r":[],"h":"2","i":1750000000000,"s":"id"}'],
+    ['a null progressShown', '{"m":"tools/call","t":"x","a":"d","r":[],"h":null,"i":1750000000000,"s":"id"}'],
   ])('rejects an authentic token holding %s', (_label, plaintext) => {
     const { codec, secret } = setup();
     expectRejected(() => codec.decode(seal(secret, plaintext)), 'requestState does not hold the expected state');

@@ -23,6 +23,11 @@ export interface RequestStatePayload {
   rounds: AnsweredRound[];
   /** The questions outstanding in this round. */
   pending?: { fingerprint: string; keys: string[] };
+  /**
+   * The highest progress value the client was sent in the call's rounds so far: what a replayed run
+   * reports up to it is not sent again. Absent when none was sent (and in tokens sealed before the field).
+   */
+  progressShown?: number;
   /** Epoch ms, set by encode(). */
   issuedAt: number;
   /** Unique per token, set by encode(): the server accepts each token once, by this id. */
@@ -35,7 +40,9 @@ export interface RequestStateCodecOptions {
 }
 
 /**
- * First byte of every token; bump together with the AAD when the token or plaintext layout changes.
+ * First byte of every token; bump together with the AAD when the token or plaintext layout changes in a
+ * way a server of the other version would misread. An optional plaintext key needs no bump: a server
+ * without it ignores the key, a token without it reads as before.
  * 3: the key id follows it (version 2 tokens, without one, are refused as an unsupported format).
  */
 export const REQUEST_STATE_VERSION = 3;
@@ -48,13 +55,14 @@ const RESTART = 'start the call over without requestState';
 // 128 random bits: ids never repeat in practice.
 const ID_BYTES = 16;
 
-/** Compact plaintext: short keys, rounds and pending as tuples. */
+/** Compact plaintext: short keys, rounds and pending as tuples; `h` is progressShown. */
 interface WirePayload {
   m: string;
   t: string;
   a: string;
   r: Array<[string, Record<string, unknown>]>;
   p?: [string, string[]];
+  h?: number;
   i: number;
   s: string;
 }
@@ -109,6 +117,7 @@ export class RequestStateCodec {
       s: randomBytes(ID_BYTES).toString('base64url'),
     };
     if (payload.pending !== undefined) wire.p = [payload.pending.fingerprint, payload.pending.keys];
+    if (payload.progressShown !== undefined) wire.h = payload.progressShown;
     const plaintext = Buffer.from(JSON.stringify(wire), 'utf8');
     if (plaintext.length > this.maxPlaintextBytes) {
       throw new InvalidParamsError(
@@ -163,7 +172,7 @@ function unverifiable(): InvalidParamsError {
 function toPayload(plaintext: Buffer): RequestStatePayload | undefined {
   const wire = parseSealedObject(plaintext);
   if (!wire) return undefined;
-  const { m, t, a, r, p, i, s } = wire;
+  const { m, t, a, r, p, h, i, s } = wire;
   if (typeof m !== 'string' || typeof t !== 'string' || typeof a !== 'string' || typeof s !== 'string') return undefined;
   if (typeof i !== 'number' || !Number.isFinite(i) || !Array.isArray(r)) return undefined;
   const rounds: AnsweredRound[] = new Array(r.length);
@@ -180,6 +189,10 @@ function toPayload(plaintext: Buffer): RequestStatePayload | undefined {
     const keys: unknown[] = p[1];
     if (!keys.every((key) => typeof key === 'string')) return undefined;
     payload.pending = { fingerprint: p[0], keys: keys as string[] };
+  }
+  if (h !== undefined) {
+    if (typeof h !== 'number' || !Number.isFinite(h)) return undefined;
+    payload.progressShown = h;
   }
   return payload;
 }

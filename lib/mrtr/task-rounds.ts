@@ -56,6 +56,14 @@ export class TaskRounds implements CallRounds {
   }
 
   /**
+   * By position, as the record keeps answers, not progress: the last run ended on the question at the
+   * ledger's last position, so what this run reports before reaching it, that run wrote already.
+   */
+  progressShownBefore(): boolean {
+    return this.position < this.ledger.length;
+  }
+
+  /**
    * Keys must be unique over the task's lifetime: a handler key already answered at an earlier
    * position gets the position appended. No requestState: the task record holds the state.
    */

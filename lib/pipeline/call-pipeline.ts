@@ -11,6 +11,8 @@ import { asMcpError } from '../protocol/internal-error.js';
 import { andThen, type MaybePromise } from '../protocol/maybe-promise.js';
 import { logSafe } from '../protocol/log-text.js';
 import { isMcpError, type McpError } from '../protocol/mcp.error.js';
+import { NOOP_PROGRESS_SINK, type ProgressSink } from '../progress/index.js';
+import { ReplayedProgressFilter } from '../progress/replayed-progress.js';
 import type { JsonObject, Result } from '../protocol/wire.types.js';
 import type { Callable } from '../registry/registered-handlers.js';
 import { FairShares } from '../store/fair-shares.js';
@@ -54,8 +56,8 @@ export interface CallFamily<E extends Callable> {
   method: string;
   /** Whether its methods can ask the user (input rounds, MRTR); completions cannot. */
   canAsk: boolean;
-  /** The context its methods get. */
-  context: new (call: McpCall, target: string, ask: AskInputs) => McpHandlerContext;
+  /** The context its methods get; its progress goes to `progressSink` when given, else to the call's. */
+  context: new (call: McpCall, target: string, ask: AskInputs, progressSink?: ProgressSink) => McpHandlerContext;
   /**
    * Lookup: the entry the request names, else the family's not-found error (before any guard). Only
    * the lookup: a check that only a found entry would fail comes later, after the pipeline has asked
@@ -133,7 +135,11 @@ export class McpCallPipeline {
       if (!rounds) throw new Error(CANNOT_ASK);
       return rounds.ask(requests);
     };
-    const context = new family.context(call, found.target, ask);
+    // Each round replays the method from the top: progress an earlier round sent is not sent again.
+    const progress = family.canAsk && call.progressSink !== NOOP_PROGRESS_SINK
+      ? new ReplayedProgressFilter(call.progressSink, (value) => rounds?.progressShownBefore(value) === true)
+      : undefined;
+    const context = new family.context(call, found.target, ask, progress?.sink);
     const invocation: McpInvocation = {
       request: call.request,
       kind: found.kind,
@@ -167,12 +173,12 @@ export class McpCallPipeline {
       }
       if (rounds?.pendingSignal) {
         this.logger.warn(SIGNAL_SWALLOWED(`"${logSafe(found.target)}"`));
-        return rounds.toInputRequiredResult(rounds.pendingSignal);
+        return rounds.toInputRequiredResult(rounds.pendingSignal, progress?.highest);
       }
       const result = family.toResult(value, found);
       return result instanceof Promise ? await result : result;
     } catch (error) {
-      if (isInputRequiredSignal(error) && rounds) return rounds.toInputRequiredResult(rounds.pendingSignal ?? error);
+      if (isInputRequiredSignal(error) && rounds) return rounds.toInputRequiredResult(rounds.pendingSignal ?? error, progress?.highest);
       // The task starts with what the client answered in this call's rounds.
       if (error instanceof TaskStartSignal) throw new TaskStartSignal(inputRounds?.answeredRounds);
       // An McpError is the answer as it is.
