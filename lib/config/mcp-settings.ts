@@ -299,7 +299,8 @@ function settingsOf(options: McpModuleOptions, config: ConfigReader | undefined,
     playground: flag(options.playground ?? read('mocapi.playground'), 'mocapi.playground', nodeEnv(config) !== 'production'),
     pageSize: positiveInteger(options.pageSize ?? read('mocapi.page-size'), 'mocapi.page-size', DEFAULT_PAGE_SIZE),
     mrtr: {
-      secret: options.mrtr?.secret ?? read('mocapi.mrtr.secret'),
+      // A blank secret is kept (and refused at start-up), not taken for none (an ephemeral key).
+      secret: options.mrtr?.secret ?? read('mocapi.mrtr.secret') ?? (sources.isBlank('mocapi.mrtr.secret') ? '' : undefined),
       previousSecrets: options.mrtr?.previousSecrets ?? entries(read('mocapi.mrtr.previous-secrets')),
       ttlMs,
       ttl,
