@@ -24,7 +24,8 @@ export interface McpAuthInfo {
 
 /**
  * Validates an access token (OAuth 2.1 §5.2), including its audience (RFC 8707): a server MUST only
- * accept tokens issued for itself. Throw (ideally `InvalidTokenError`) to refuse the token.
+ * accept tokens issued for itself. Throw (ideally `InvalidTokenError`) to refuse the token, and
+ * `AuthorizationServerUnavailableError` when what it asks about the token does not answer (503, not 401).
  * @publicApi
  */
 export interface McpTokenVerifier {
@@ -106,6 +107,11 @@ export interface McpJwtVerifierOptions {
   algorithms?: string[];
   /** Clock skew allowed on `exp` / `nbf` / `iat`, in seconds. Config: `mocapi.auth.clock-tolerance` (ISO-8601). Default 5. */
   clockToleranceSeconds?: number;
+  /**
+   * How long to wait for the issuer's metadata and keys, in seconds; past it the request is answered
+   * 503 with `Retry-After` (the token is not to blame). Config: `mocapi.auth.authorization-server-timeout` (ISO-8601). Default 5.
+   */
+  timeoutSeconds?: number;
   /** How long fetched keys are used before they are fetched again, in seconds. Config: `mocapi.auth.jwks-cache-max-age` (ISO-8601). Default 600. */
   jwksCacheMaxAgeSeconds?: number;
   /**
@@ -144,4 +150,9 @@ export interface McpIntrospectionVerifierOptions {
   cacheTtlSeconds?: number;
   /** The most answers cached (oldest dropped first). Config: `mocapi.auth.introspection-cache-size`. Default 10 000. */
   cacheSize?: number;
+  /**
+   * How long to wait for the introspection endpoint, in seconds; past it the request is answered 503
+   * with `Retry-After` (the token is not to blame). Config: `mocapi.auth.authorization-server-timeout` (ISO-8601). Default 5.
+   */
+  timeoutSeconds?: number;
 }

@@ -28,6 +28,12 @@ export function audienceList(audience: string | string[] | undefined, owner: str
   return list;
 }
 
+/** A verifier's option in seconds, 0 or more: `value` as it is, or a start-up error naming the option. */
+export function secondsOption(owner: string, key: string, value: number): number {
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) throw new Error(`${owner}: ${key} must be a number of seconds, 0 or more; got ${value}`);
+  return value;
+}
+
 function words(value: unknown): string[] {
   return typeof value === 'string' ? value.split(/\s+/).filter(Boolean) : [];
 }

@@ -188,6 +188,11 @@ function authSettings(option: McpAuthOption | undefined, read: (key: string) => 
     const value = read(key);
     return value === undefined ? undefined : duration(key, value) / 1000;
   };
+  const timeout = read('mocapi.auth.authorization-server-timeout');
+  // What both verifiers take: how long the authorization server may take.
+  const common = {
+    ...(timeout !== undefined && { timeoutSeconds: positiveDuration('mocapi.auth.authorization-server-timeout', timeout) / 1000 }),
+  };
   const issuer = read('mocapi.auth.issuer');
   const audience = list(read('mocapi.auth.audience'));
   const endpoint = read('mocapi.auth.introspection-endpoint');
@@ -200,6 +205,7 @@ function authSettings(option: McpAuthOption | undefined, read: (key: string) => 
     ...(issuer && { issuer }),
     ...(seconds('mocapi.auth.introspection-cache-ttl') !== undefined && { cacheTtlSeconds: seconds('mocapi.auth.introspection-cache-ttl') }),
     ...(cacheSize && { cacheSize: positiveInteger(cacheSize, 'mocapi.auth.introspection-cache-size', 10_000) }),
+    ...common,
   };
   const algorithms = list(read('mocapi.auth.algorithms'));
   const jwt = !endpoint && issuer && {
@@ -210,6 +216,7 @@ function authSettings(option: McpAuthOption | undefined, read: (key: string) => 
     ...(seconds('mocapi.auth.clock-tolerance') !== undefined && { clockToleranceSeconds: seconds('mocapi.auth.clock-tolerance') }),
     ...(seconds('mocapi.auth.jwks-cache-max-age') !== undefined && { jwksCacheMaxAgeSeconds: seconds('mocapi.auth.jwks-cache-max-age') }),
     ...(seconds('mocapi.auth.jwks-cooldown') !== undefined && { jwksCooldownSeconds: seconds('mocapi.auth.jwks-cooldown') }),
+    ...common,
   };
   const verifier = introspection ? { introspection } : jwt ? { jwt } : {};
   if (option) return option.verifier || option.jwt || option.introspection ? option : { ...option, ...verifier };
