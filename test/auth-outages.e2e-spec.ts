@@ -193,4 +193,65 @@ describe(`an authorization server that is out is the server's trouble: 503, neve
     expectInvalid(await callWith(opaque.url, 'revoked'), 'The access token is not active');
     expectInvalid(await callWith(jwks.url, await signed({ aud: 'http://127.0.0.1/other' })), 'The access token was not issued for this resource');
   });
+
+  describe('JWT time claims (keys from a real JWKS server, the default 5 s clock tolerance)', () => {
+    let url: string;
+    let keysUrl: string;
+
+    beforeAll(async () => {
+      keysUrl = (await serve(json(200, keySet))).url('/jwks');
+      ({ url } = await appWith(jwt(keysUrl)));
+    });
+
+    const now = () => Math.floor(Date.now() / 1000);
+
+    it('a JWT without exp is refused (RFC 9068 requires it)', async () => {
+      expectInvalid(await callWith(url, await signed({ exp: undefined })), 'The access token has no expiry time (exp)');
+    });
+
+    it('with mocapi.auth.allow-tokens-without-exp, a JWT without exp is accepted', async () => {
+      const { url: lenient } = await appWith({}, { MOCAPI_AUTH_ISSUER: ISSUER, MOCAPI_AUTH_JWKS_URI: keysUrl, MOCAPI_AUTH_ALLOW_TOKENS_WITHOUT_EXP: 'true' });
+      expect((await callWith(lenient, await signed({ exp: undefined }))).status).toBe(200);
+      expectInvalid(await callWith(lenient, await signed({ exp: now() - 60 })), 'The access token has expired');
+    });
+
+    it.each([
+      ['3 s past exp is accepted', () => ({ exp: now() - 3 }), undefined],
+      ['10 s past exp is refused', () => ({ exp: now() - 10 }), 'The access token has expired'],
+      ['3 s before nbf is accepted', () => ({ nbf: now() + 3 }), undefined],
+      ['10 s before nbf is refused', () => ({ nbf: now() + 10 }), 'The access token is not valid yet'],
+    ])('a JWT %s', async (_label, claims, refusal) => {
+      const response = await callWith(url, await signed(claims()));
+      if (refusal) expectInvalid(response, refusal);
+      else expect(response.status).toBe(200);
+    });
+  });
+
+  describe('introspection time claims (a real introspection endpoint, the default 5 s clock tolerance)', () => {
+    let url: string;
+    const answers = new Map<string, Record<string, unknown>>();
+
+    beforeAll(async () => {
+      const endpoint = await serve((req, res) => {
+        let body = '';
+        req.on('data', (chunk: Buffer) => (body += chunk.toString()));
+        req.on('end', () => json(200, answers.get(new URLSearchParams(body).get('token') ?? '') ?? { active: false })(req, res));
+      });
+      ({ url } = await appWith(introspection(endpoint.url('/introspect'))));
+    });
+
+    const now = () => Math.floor(Date.now() / 1000);
+
+    it.each([
+      ['3 s past exp is accepted', 'exp-3', () => ({ exp: now() - 3 }), undefined],
+      ['10 s past exp is refused', 'exp-10', () => ({ exp: now() - 10 }), 'The access token has expired'],
+      ['3 s before nbf is accepted', 'nbf-3', () => ({ nbf: now() + 3 }), undefined],
+      ['10 s before nbf is refused', 'nbf-10', () => ({ nbf: now() + 10 }), 'The access token is not valid yet'],
+    ])('an active token %s', async (_label, token, claims, refusal) => {
+      answers.set(token, { active: true, aud: RESOURCE, sub: 'alice', ...claims() });
+      const response = await callWith(url, token);
+      if (refusal) expectInvalid(response, refusal);
+      else expect(response.status).toBe(200);
+    });
+  });
 });

@@ -3,7 +3,7 @@ import { isPlainObject } from '../protocol/json-value.js';
 import { authorizationServerTimeoutMs, failureReason } from './issuer-metadata.js';
 import { AuthorizationServerUnavailableError, InvalidTokenError } from './mcp-auth.errors.js';
 import type { McpAuthInfo, McpIntrospectionVerifierOptions, McpTokenVerifier } from './mcp-auth.interfaces.js';
-import { audienceList, authInfoFromClaims, requireAudience, secondsOption } from './token-claims.js';
+import { audienceList, authInfoFromClaims, DEFAULT_CLOCK_TOLERANCE_SECONDS, requireAudience, secondsOption, timeClaimRefusal } from './token-claims.js';
 
 /** An answer kept for a while: the caller, or why the token is refused. */
 type Answer = { auth: McpAuthInfo } | { refusal: string };
@@ -11,8 +11,9 @@ type Answer = { auth: McpAuthInfo } | { refusal: string };
 /**
  * Verifies opaque access tokens by asking the authorization server (OAuth 2.0 Token Introspection,
  * RFC 7662) with this resource server's client credentials. An active token must name this resource in
- * `aud` (RFC 8707). Answers, active or not, are reused for `cacheTtlSeconds` (never past the token's `exp`), and
- * concurrent requests with one token share one introspection. An endpoint that cannot be reached, does not answer in time, fails (any status but 2xx)
+ * `aud` (RFC 8707), and its `exp` and `nbf`, if given, must hold with the clock tolerance. Answers, active or not,
+ * are reused for `cacheTtlSeconds` (never past the token's `exp`), and concurrent requests with one token share
+ * one introspection. An endpoint that cannot be reached, does not answer in time, fails (any status but 2xx)
  * or answers what is not an introspection response throws `AuthorizationServerUnavailableError` (503, not
  * 401), and nothing is cached: the next request asks again.
  *
@@ -26,6 +27,7 @@ export class McpIntrospectionVerifier implements McpTokenVerifier {
   private readonly cacheTtlMs: number;
   private readonly cacheSize: number;
   private readonly credentials: string;
+  private readonly clockToleranceSeconds: number;
   private readonly timeoutMs: number;
   private readonly source: string;
   /** Keyed by the token's SHA-256, so the cache holds no token. */
@@ -40,6 +42,7 @@ export class McpIntrospectionVerifier implements McpTokenVerifier {
     this.cacheTtlMs = secondsOption(owner, 'cacheTtlSeconds', options.cacheTtlSeconds ?? 30) * 1000;
     this.cacheSize = options.cacheSize ?? 10_000;
     if (!Number.isInteger(this.cacheSize) || this.cacheSize < 1) throw new Error(`${owner}: cacheSize must be a positive integer; got ${options.cacheSize}`);
+    this.clockToleranceSeconds = secondsOption(owner, 'clockToleranceSeconds', options.clockToleranceSeconds ?? DEFAULT_CLOCK_TOLERANCE_SECONDS);
     this.timeoutMs = authorizationServerTimeoutMs(owner, options.timeoutSeconds);
     this.source = `${owner}: ${options.endpoint}`;
     // RFC 6749 §2.3.1: each part form-encoded before Basic.
@@ -62,6 +65,9 @@ export class McpIntrospectionVerifier implements McpTokenVerifier {
       answer = await asking;
     }
     if ('refusal' in answer) throw new InvalidTokenError(answer.refusal);
+    // Judged at each use, so a cached answer turns valid at its nbf and expires at its exp.
+    const late = timeClaimRefusal(answer.auth.claims, this.clockToleranceSeconds);
+    if (late) throw new InvalidTokenError(late);
     return { ...answer.auth, token };
   }
 

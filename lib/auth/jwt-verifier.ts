@@ -2,7 +2,7 @@ import { loadJose, type JoseModule } from './jose-loader.js';
 import { authorizationServerTimeoutMs, discoverJwksUri, failureReason } from './issuer-metadata.js';
 import { AuthorizationServerUnavailableError, InvalidTokenError } from './mcp-auth.errors.js';
 import type { McpAuthInfo, McpJwtVerifierOptions, McpTokenVerifier } from './mcp-auth.interfaces.js';
-import { audienceList, authInfoFromClaims, secondsOption } from './token-claims.js';
+import { audienceList, authInfoFromClaims, DEFAULT_CLOCK_TOLERANCE_SECONDS, secondsOption } from './token-claims.js';
 
 /** Asymmetric algorithms only: a JWKS published for everyone to read cannot hold an HMAC secret, and `none` signs nothing. */
 export const DEFAULT_JWT_ALGORITHMS = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512', 'EdDSA', 'Ed25519'];
@@ -29,11 +29,13 @@ const CLAIM_REFUSALS: Record<string, string> = {
   nbf: 'The access token is not valid yet',
   typ: 'The access token is not of the expected type',
 };
+const NO_EXPIRY = 'The access token has no expiry time (exp)';
 
 /**
  * Verifies JWT access tokens: the signature with a key from the issuer's JWKS (fetched once, cached,
  * refetched when a token names a key it does not hold: key rotation needs no restart), the algorithm
- * against an allow-list, `iss`, `aud` (RFC 8707, required) and the time claims with a small tolerance. Keys that cannot be fetched or
+ * against an allow-list, `iss`, `aud` (RFC 8707, required), `exp` (required by RFC 9068 unless
+ * `allowTokensWithoutExp`) and the time claims with a small tolerance. Keys that cannot be fetched or
  * read (the issuer down, slow, failing) throw `AuthorizationServerUnavailableError`: 503, not 401.
  * Needs the optional package `jose`. Used by `McpModule.forRoot({ auth: { jwt } })`, or given as `verifier`.
  *
@@ -49,6 +51,7 @@ export class McpJwtVerifier implements McpTokenVerifier {
   private readonly cacheMaxAgeMs: number;
   private readonly cooldownMs: number;
   private readonly timeoutMs: number;
+  private readonly requiredClaims: string[];
   private readonly keySource: string;
   private jose?: Promise<JoseModule>;
   private keySet?: Promise<KeySet>;
@@ -65,10 +68,11 @@ export class McpJwtVerifier implements McpTokenVerifier {
     if (this.algorithms.length === 0 || unsafe.length > 0) {
       throw new Error(`${owner}: algorithms must list asymmetric algorithms (e.g. RS256, ES256); refused: ${unsafe.join(', ') || 'an empty list'}`);
     }
-    this.clockToleranceSeconds = secondsOption(owner, 'clockToleranceSeconds', options.clockToleranceSeconds ?? 5);
+    this.clockToleranceSeconds = secondsOption(owner, 'clockToleranceSeconds', options.clockToleranceSeconds ?? DEFAULT_CLOCK_TOLERANCE_SECONDS);
     this.cacheMaxAgeMs = secondsOption(owner, 'jwksCacheMaxAgeSeconds', options.jwksCacheMaxAgeSeconds ?? 600) * 1000;
     this.cooldownMs = secondsOption(owner, 'jwksCooldownSeconds', options.jwksCooldownSeconds ?? 30) * 1000;
     this.timeoutMs = authorizationServerTimeoutMs(owner, options.timeoutSeconds);
+    this.requiredClaims = options.allowTokensWithoutExp === true ? [] : ['exp'];
     this.keySource = `McpJwtVerifier: the key set of ${options.issuer}${options.jwksUri ? ` at ${options.jwksUri}` : ''}`;
   }
 
@@ -80,13 +84,14 @@ export class McpJwtVerifier implements McpTokenVerifier {
         audience: this.audience,
         algorithms: this.algorithms,
         clockTolerance: this.clockToleranceSeconds,
+        requiredClaims: this.requiredClaims,
         ...(this.options.typ && { typ: this.options.typ }),
       });
       return authInfoFromClaims(token, payload as Record<string, unknown>);
     } catch (error) {
       if (error instanceof AuthorizationServerUnavailableError) throw error;
-      const { code, claim } = error as { code?: unknown; claim?: string };
-      const refusal = code === 'ERR_JWT_CLAIM_VALIDATION_FAILED' ? claimRefusal(claim) : REFUSALS[String(code)];
+      const { code, claim, reason } = error as { code?: unknown; claim?: string; reason?: string };
+      const refusal = code === 'ERR_JWT_CLAIM_VALIDATION_FAILED' ? claimRefusal(claim, reason) : REFUSALS[String(code)];
       if (refusal) throw new InvalidTokenError(refusal);
       throw error;
     }
@@ -126,6 +131,7 @@ export class McpJwtVerifier implements McpTokenVerifier {
   }
 }
 
-function claimRefusal(claim: string | undefined): string {
+function claimRefusal(claim: string | undefined, reason: string | undefined): string {
+  if (claim === 'exp' && reason === 'missing') return NO_EXPIRY;
   return (claim && CLAIM_REFUSALS[claim]) ?? `The access token's ${claim ?? 'claims'} claim is invalid`;
 }

@@ -16,7 +16,10 @@ export interface McpAuthInfo {
   subject?: string;
   /** Granted scopes. */
   scopes: string[];
-  /** Expiry, in seconds since the epoch (`exp`). An expired token is refused even if the verifier accepts it. */
+  /**
+   * Expiry, in seconds since the epoch (`exp`). An expired token is refused even if the verifier accepts it
+   * (allowing the clock tolerance of the ready verifier, else 5 s).
+   */
   expiresAt?: number;
   /** Every claim the verifier wants handlers to see. */
   claims: Record<string, unknown>;
@@ -105,8 +108,17 @@ export interface McpJwtVerifierOptions {
    * ES256/384/512, EdDSA, Ed25519); `none` and HMAC are never accepted from a JWKS. Config: `mocapi.auth.algorithms`.
    */
   algorithms?: string[];
-  /** Clock skew allowed on `exp` / `nbf` / `iat`, in seconds. Config: `mocapi.auth.clock-tolerance` (ISO-8601). Default 5. */
+  /**
+   * Clock skew allowed on `exp` and `nbf`, in seconds: a token is accepted until `exp` + this, and from
+   * `nbf` − this. Config: `mocapi.auth.clock-tolerance` (ISO-8601). Default 5.
+   */
   clockToleranceSeconds?: number;
+  /**
+   * Accept tokens without `exp` (they never expire). RFC 9068 requires `exp`, so by default a token
+   * without it is refused (401 `invalid_token`); set this only for an issuer that omits it.
+   * Config: `mocapi.auth.allow-tokens-without-exp` (`true`). Default false.
+   */
+  allowTokensWithoutExp?: boolean;
   /**
    * How long to wait for the issuer's metadata and keys, in seconds; past it the request is answered
    * 503 with `Retry-After` (the token is not to blame). Config: `mocapi.auth.authorization-server-timeout` (ISO-8601). Default 5.
@@ -150,6 +162,11 @@ export interface McpIntrospectionVerifierOptions {
   cacheTtlSeconds?: number;
   /** The most answers cached (oldest dropped first). Config: `mocapi.auth.introspection-cache-size`. Default 10 000. */
   cacheSize?: number;
+  /**
+   * Clock skew allowed on the `exp` and `nbf` of an active token's answer, in seconds. Config:
+   * `mocapi.auth.clock-tolerance` (ISO-8601). Default 5.
+   */
+  clockToleranceSeconds?: number;
   /**
    * How long to wait for the introspection endpoint, in seconds; past it the request is answered 503
    * with `Retry-After` (the token is not to blame). Config: `mocapi.auth.authorization-server-timeout` (ISO-8601). Default 5.

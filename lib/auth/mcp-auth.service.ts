@@ -10,6 +10,7 @@ import { AuthorizationServerUnavailableError, InvalidTokenError, McpForbiddenErr
 import { McpIntrospectionVerifier } from './introspection-verifier.js';
 import { McpJwtVerifier } from './jwt-verifier.js';
 import type { McpAuthInfo, McpAuthOptions, McpProtectedResourceMetadata, McpTokenVerifier } from './mcp-auth.interfaces.js';
+import { DEFAULT_CLOCK_TOLERANCE_SECONDS, timeClaimRefusal } from './token-claims.js';
 
 export const WELL_KNOWN_PROTECTED_RESOURCE = '/.well-known/oauth-protected-resource';
 
@@ -30,6 +31,8 @@ export class McpAuthService implements OnModuleInit {
   /** An authorization server that is out fails every request with a token: one line per 10 s, with a count. */
   private readonly outages = new RateLimitedWarnings(this.logger);
   private verifier?: McpTokenVerifier;
+  /** Allowed past `expiresAt`: the ready verifier's tolerance (it judged `exp` with it already), else the default. */
+  private clockToleranceSeconds = DEFAULT_CLOCK_TOLERANCE_SECONDS;
   readonly options?: McpAuthOptions;
 
   constructor(
@@ -96,7 +99,8 @@ export class McpAuthService implements OnModuleInit {
       return this.invalid('The access token is invalid', required);
     }
     if (!auth || typeof auth !== 'object') return this.invalid('The access token is invalid', required);
-    if (typeof auth.expiresAt === 'number' && auth.expiresAt * 1000 <= Date.now()) return this.invalid('The access token has expired', required);
+    const expired = timeClaimRefusal({ exp: auth.expiresAt }, this.clockToleranceSeconds);
+    if (expired) return this.invalid(expired, required);
     const normalized: McpAuthInfo = { ...auth, token: auth.token ?? token, scopes: auth.scopes ?? [], claims: auth.claims ?? {} };
     const missing = required.filter((scope) => !normalized.scopes.includes(scope));
     if (missing.length > 0) {
@@ -151,6 +155,7 @@ export class McpAuthService implements OnModuleInit {
       throw new Error('McpModule auth: give one of verifier, jwt (mocapi.auth.issuer) or introspection (mocapi.auth.introspection-endpoint)');
     }
     // The ready verifiers take this resource as the audience (RFC 8707) unless told otherwise.
+    this.clockToleranceSeconds = (jwt ?? introspection)?.clockToleranceSeconds ?? DEFAULT_CLOCK_TOLERANCE_SECONDS;
     if (jwt) {
       await loadJose(); // a missing jose fails start-up, not the first request
       return new McpJwtVerifier({ ...jwt, audience: jwt.audience ?? resource });

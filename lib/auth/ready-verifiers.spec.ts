@@ -7,7 +7,7 @@ import { discoverJwksUri } from './issuer-metadata.js';
 import { JOSE_MISSING, loadJose } from './jose-loader.js';
 import { McpJwtVerifier } from './jwt-verifier.js';
 import { AuthorizationServerUnavailableError } from './mcp-auth.errors.js';
-import { authInfoFromClaims } from './token-claims.js';
+import { authInfoFromClaims, timeClaimRefusal } from './token-claims.js';
 
 const RESOURCE = 'https://api.example.test/mcp';
 
@@ -23,6 +23,26 @@ describe('authInfoFromClaims', () => {
     });
     expect(authInfoFromClaims('t', { client_id: 'cli', azp: 'app', scp: 'x y' })).toEqual(expect.objectContaining({ clientId: 'cli', scopes: ['x', 'y'] }));
     expect(authInfoFromClaims('t', { scope: 42, sub: '' })).toEqual({ token: 't', scopes: [], claims: { scope: 42, sub: '' } });
+  });
+});
+
+describe('timeClaimRefusal', () => {
+  const now = 1_000_000_000_000;
+  const at = (seconds: number) => now / 1000 + seconds;
+
+  it('allows the tolerance either way on exp and nbf, and refuses past it', () => {
+    expect(timeClaimRefusal({ exp: at(-3), nbf: at(3) }, 5, now)).toBeUndefined();
+    expect(timeClaimRefusal({ exp: at(-5) }, 5, now)).toBe('The access token has expired');
+    expect(timeClaimRefusal({ exp: at(-10) }, 5, now)).toBe('The access token has expired');
+    expect(timeClaimRefusal({ nbf: at(5) }, 5, now)).toBeUndefined();
+    expect(timeClaimRefusal({ nbf: at(10) }, 5, now)).toBe('The access token is not valid yet');
+    expect(timeClaimRefusal({ exp: at(0) }, 0, now)).toBe('The access token has expired');
+    expect(timeClaimRefusal({ exp: at(1), nbf: at(0) }, 0, now)).toBeUndefined();
+  });
+
+  it('refuses nothing for absent or non-numeric claims', () => {
+    expect(timeClaimRefusal({}, 0, now)).toBeUndefined();
+    expect(timeClaimRefusal({ exp: 'yesterday', nbf: null }, 0, now)).toBeUndefined();
   });
 });
 
@@ -165,6 +185,21 @@ describe('McpIntrospectionVerifier', () => {
     expect((error as AuthorizationServerUnavailableError).reason).toMatch(reason);
   });
 
+  it.each([
+    ['3 s past exp, with 5 s tolerance', { exp: -3 }, 5, undefined],
+    ['10 s past exp, with 5 s tolerance', { exp: -10 }, 5, 'The access token has expired'],
+    ['3 s past exp, with no tolerance', { exp: -3 }, 0, 'The access token has expired'],
+    ['3 s before nbf, with 5 s tolerance', { nbf: 3 }, 5, undefined],
+    ['10 s before nbf, with 5 s tolerance', { nbf: 10 }, 5, 'The access token is not valid yet'],
+  ])('judges the exp and nbf of an active answer with the clock tolerance: %s', async (_label, offsets, clockToleranceSeconds, refusal) => {
+    const now = Math.floor(Date.now() / 1000);
+    const times = Object.fromEntries(Object.entries(offsets).map(([claim, offset]) => [claim, now + offset]));
+    answer = () => active(times);
+    const verifying = verifier({ cacheTtlSeconds: 60, clockToleranceSeconds }).verify('tok-t');
+    if (refusal) await expect(verifying).rejects.toEqual(expect.objectContaining({ name: 'InvalidTokenError', description: refusal }));
+    else await expect(verifying).resolves.toEqual(expect.objectContaining({ subject: 'alice' }));
+  });
+
   it('keeps at most cacheSize answers, the oldest dropped first', async () => {
     answer = () => active();
     asked.length = 0;
@@ -211,14 +246,20 @@ describe('mocapi.auth.* settings', () => {
     });
   });
 
-  it('give both verifiers the authorization server timeout', () => {
-    const keys = { MOCAPI_AUTH_RESOURCE: RESOURCE, MOCAPI_AUTH_AUTHORIZATION_SERVER_TIMEOUT: 'PT0.5S' };
-    expect(settings({ ...keys, MOCAPI_AUTH_ISSUER: 'https://as.example.test' }).auth?.jwt).toEqual({ issuer: 'https://as.example.test', timeoutSeconds: 0.5 });
+  it('give both verifiers the clock tolerance and the authorization server timeout; allow-tokens-without-exp is the JWT verifier\'s', () => {
+    const keys = { MOCAPI_AUTH_RESOURCE: RESOURCE, MOCAPI_AUTH_CLOCK_TOLERANCE: 'PT10S', MOCAPI_AUTH_AUTHORIZATION_SERVER_TIMEOUT: 'PT0.5S' };
+    expect(settings({ ...keys, MOCAPI_AUTH_ISSUER: 'https://as.example.test', MOCAPI_AUTH_ALLOW_TOKENS_WITHOUT_EXP: 'true' }).auth?.jwt).toEqual({
+      issuer: 'https://as.example.test',
+      clockToleranceSeconds: 10,
+      timeoutSeconds: 0.5,
+      allowTokensWithoutExp: true,
+    });
     expect(
       settings({ ...keys, 'mocapi.auth.introspection-endpoint': 'https://as.example.test/introspect', 'mocapi.auth.client-id': 'rs', 'mocapi.auth.client-secret': 's', 'mocapi.auth.authorization-servers': 'https://as.example.test' }).auth
         ?.introspection,
-    ).toEqual({ endpoint: 'https://as.example.test/introspect', clientId: 'rs', clientSecret: 's', timeoutSeconds: 0.5 });
+    ).toEqual({ endpoint: 'https://as.example.test/introspect', clientId: 'rs', clientSecret: 's', clockToleranceSeconds: 10, timeoutSeconds: 0.5 });
     const jwt = { MOCAPI_AUTH_RESOURCE: RESOURCE, MOCAPI_AUTH_ISSUER: 'https://as.example.test' };
+    expect(() => settings({ ...jwt, MOCAPI_AUTH_ALLOW_TOKENS_WITHOUT_EXP: 'yes' })).toThrow('MOCAPI_AUTH_ALLOW_TOKENS_WITHOUT_EXP must be "true" or "false"; got "yes"');
     expect(() => settings({ ...jwt, MOCAPI_AUTH_AUTHORIZATION_SERVER_TIMEOUT: 'PT0S' })).toThrow('MOCAPI_AUTH_AUTHORIZATION_SERVER_TIMEOUT must be longer than zero; got "PT0S"');
   });
 

@@ -189,8 +189,9 @@ function authSettings(option: McpAuthOption | undefined, read: (key: string) => 
     return value === undefined ? undefined : duration(key, value) / 1000;
   };
   const timeout = read('mocapi.auth.authorization-server-timeout');
-  // What both verifiers take: how long the authorization server may take.
+  // What both verifiers take: the clock skew allowed on exp / nbf, and how long the authorization server may take.
   const common = {
+    ...(seconds('mocapi.auth.clock-tolerance') !== undefined && { clockToleranceSeconds: seconds('mocapi.auth.clock-tolerance') }),
     ...(timeout !== undefined && { timeoutSeconds: positiveDuration('mocapi.auth.authorization-server-timeout', timeout) / 1000 }),
   };
   const issuer = read('mocapi.auth.issuer');
@@ -208,14 +209,15 @@ function authSettings(option: McpAuthOption | undefined, read: (key: string) => 
     ...common,
   };
   const algorithms = list(read('mocapi.auth.algorithms'));
+  const withoutExp = read('mocapi.auth.allow-tokens-without-exp');
   const jwt = !endpoint && issuer && {
     issuer,
     ...(audience && { audience }),
     ...(read('mocapi.auth.jwks-uri') && { jwksUri: read('mocapi.auth.jwks-uri') }),
     ...(algorithms && { algorithms }),
-    ...(seconds('mocapi.auth.clock-tolerance') !== undefined && { clockToleranceSeconds: seconds('mocapi.auth.clock-tolerance') }),
     ...(seconds('mocapi.auth.jwks-cache-max-age') !== undefined && { jwksCacheMaxAgeSeconds: seconds('mocapi.auth.jwks-cache-max-age') }),
     ...(seconds('mocapi.auth.jwks-cooldown') !== undefined && { jwksCooldownSeconds: seconds('mocapi.auth.jwks-cooldown') }),
+    ...(withoutExp !== undefined && { allowTokensWithoutExp: flag(withoutExp, 'mocapi.auth.allow-tokens-without-exp', false) }),
     ...common,
   };
   const verifier = introspection ? { introspection } : jwt ? { jwt } : {};
