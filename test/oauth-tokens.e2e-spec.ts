@@ -46,6 +46,16 @@ describe('the ready token verifiers against a real authorization server', () => 
     await as?.stop();
   });
 
+  /** The keys of an app that verifies opaque tokens by asking this server, with no cache. */
+  const introspectionKeys = (resource: string) => ({
+    MOCAPI_AUTH_RESOURCE: resource,
+    MOCAPI_AUTH_AUTHORIZATION_SERVERS: as.issuer,
+    MOCAPI_AUTH_INTROSPECTION_ENDPOINT: `${as.issuer}/token/introspection`,
+    MOCAPI_AUTH_CLIENT_ID: RESOURCE_SERVER_CLIENT.id,
+    MOCAPI_AUTH_CLIENT_SECRET: RESOURCE_SERVER_CLIENT.secret,
+    MOCAPI_AUTH_INTROSPECTION_CACHE_TTL: 'PT0S',
+  });
+
   describe('JWT access tokens (mocapi.auth.issuer: keys from its metadata)', () => {
     let app: INestApplication;
     let url: string;
@@ -124,17 +134,7 @@ describe('the ready token verifiers against a real authorization server', () => 
 
     beforeAll(async () => {
       // The authorization server issues opaque tokens for a resource whose path ends in /opaque.
-      ({ app, url, resource } = await startConfiguredApp(
-        (resource) => ({
-          MOCAPI_AUTH_RESOURCE: resource,
-          MOCAPI_AUTH_AUTHORIZATION_SERVERS: as.issuer,
-          MOCAPI_AUTH_INTROSPECTION_ENDPOINT: `${as.issuer}/token/introspection`,
-          MOCAPI_AUTH_CLIENT_ID: RESOURCE_SERVER_CLIENT.id,
-          MOCAPI_AUTH_CLIENT_SECRET: RESOURCE_SERVER_CLIENT.secret,
-          MOCAPI_AUTH_INTROSPECTION_CACHE_TTL: 'PT0S',
-        }),
-        '/opaque',
-      ));
+      ({ app, url, resource } = await startConfiguredApp(introspectionKeys, '/opaque'));
     });
 
     afterAll(async () => {
@@ -172,6 +172,37 @@ describe('the ready token verifiers against a real authorization server', () => 
       });
       expect(revoked.status).toBe(200);
       expect((await callWith(url, token)).status).toBe(401);
+    });
+  });
+
+  // Last: it stops the authorization server.
+  describe('the authorization server stopped', () => {
+    let jwtApp: Awaited<ReturnType<typeof startConfiguredApp>>;
+    let opaqueApp: Awaited<ReturnType<typeof startConfiguredApp>>;
+
+    beforeAll(async () => {
+      jwtApp = await startConfiguredApp((resource) => ({ MOCAPI_AUTH_RESOURCE: resource, MOCAPI_AUTH_ISSUER: as.issuer }));
+      opaqueApp = await startConfiguredApp(introspectionKeys, '/opaque');
+    });
+
+    afterAll(async () => {
+      await Promise.all([jwtApp?.app.close(), opaqueApp?.app.close()]);
+    });
+
+    it('opaque tokens → 503 with Retry-After (the token is not to blame), JWTs still verify with the keys fetched before', async () => {
+      const opaque = await as.clientCredentialsToken(opaqueApp.resource, 'invoices:read');
+      const signed = await as.clientCredentialsToken(jwtApp.resource, 'invoices:read');
+      expect((await callWith(opaqueApp.url, opaque)).status).toBe(200);
+      expect((await callWith(jwtApp.url, signed)).status).toBe(200);
+      await as.stop();
+      const refused = await postMcp(opaqueApp.url, rpc('tools/call', { name: 'whoami', arguments: {} }), { headers: { authorization: `Bearer ${opaque}` }, skipSchema: true });
+      expect({ status: refused.status, retryAfter: refused.headers.get('retry-after'), challenge: refused.headers.get('www-authenticate'), code: refused.body.error.code }).toEqual({
+        status: 503,
+        retryAfter: '5',
+        challenge: null,
+        code: -31503,
+      });
+      expect((await callWith(jwtApp.url, signed)).status).toBe(200);
     });
   });
 });

@@ -28,4 +28,16 @@ describe('a bad setting stops the sample with one line naming it', () => {
     expect(errors).toEqual([expect.stringContaining('MOCAPI_MRTR_TTL: Invalid ISO-8601 duration "banana"')]);
     expect(stderr).not.toMatch(/^\s+at /m);
   });
+
+  // A blank secret (a deployment whose key went missing, or `MOCAPI_MRTR_SECRET= ` in .env) is not "no secret": no ephemeral key.
+  it.each([
+    ['dist/sample/main.js', ' '],
+    ['dist/sample/main.js', ''],
+    ['dist/sample/main-stdio.js', '  '],
+  ])('%s with MOCAPI_MRTR_SECRET=%j', async (entry, secret) => {
+    const { code, errors, stderr } = await start(entry, { MOCAPI_MRTR_SECRET: secret });
+    expect(code).not.toBe(0);
+    expect(errors).toEqual([expect.stringContaining('MOCAPI_MRTR_SECRET must be a base64-encoded 256-bit key (32 bytes); got an empty value')]);
+    expect(stderr).not.toMatch(/^\s+at /m);
+  });
 });

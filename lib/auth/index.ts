@@ -1,4 +1,11 @@
-export { McpAccessErrorCode, McpForbiddenError, McpUnauthorizedError, McpInsufficientScopeError, InvalidTokenError } from './mcp-auth.errors.js';
+export {
+  AuthorizationServerUnavailableError,
+  McpAccessErrorCode,
+  McpForbiddenError,
+  McpUnauthorizedError,
+  McpInsufficientScopeError,
+  InvalidTokenError,
+} from './mcp-auth.errors.js';
 export type {
   McpAuthInfo,
   McpAuthOptions,

@@ -16,7 +16,10 @@ export interface McpAuthInfo {
   subject?: string;
   /** Granted scopes. */
   scopes: string[];
-  /** Expiry, in seconds since the epoch (`exp`). An expired token is refused even if the verifier accepts it. */
+  /**
+   * Expiry, in seconds since the epoch (`exp`). An expired token is refused even if the verifier accepts it
+   * (allowing the clock tolerance of the ready verifier, else 5 s).
+   */
   expiresAt?: number;
   /** Every claim the verifier wants handlers to see. */
   claims: Record<string, unknown>;
@@ -24,7 +27,8 @@ export interface McpAuthInfo {
 
 /**
  * Validates an access token (OAuth 2.1 §5.2), including its audience (RFC 8707): a server MUST only
- * accept tokens issued for itself. Throw (ideally `InvalidTokenError`) to refuse the token.
+ * accept tokens issued for itself. Throw (ideally `InvalidTokenError`) to refuse the token, and
+ * `AuthorizationServerUnavailableError` when what it asks about the token does not answer (503, not 401).
  * @publicApi
  */
 export interface McpTokenVerifier {
@@ -104,8 +108,22 @@ export interface McpJwtVerifierOptions {
    * ES256/384/512, EdDSA, Ed25519); `none` and HMAC are never accepted from a JWKS. Config: `mocapi.auth.algorithms`.
    */
   algorithms?: string[];
-  /** Clock skew allowed on `exp` / `nbf` / `iat`, in seconds. Config: `mocapi.auth.clock-tolerance` (ISO-8601). Default 5. */
+  /**
+   * Clock skew allowed on `exp` and `nbf`, in seconds: a token is accepted until `exp` + this, and from
+   * `nbf` − this. Config: `mocapi.auth.clock-tolerance` (ISO-8601). Default 5.
+   */
   clockToleranceSeconds?: number;
+  /**
+   * Accept tokens without `exp` (they never expire). RFC 9068 requires `exp`, so by default a token
+   * without it is refused (401 `invalid_token`); set this only for an issuer that omits it.
+   * Config: `mocapi.auth.allow-tokens-without-exp` (`true`). Default false.
+   */
+  allowTokensWithoutExp?: boolean;
+  /**
+   * How long to wait for the issuer's metadata and keys, in seconds; past it the request is answered
+   * 503 with `Retry-After` (the token is not to blame). Config: `mocapi.auth.authorization-server-timeout` (ISO-8601). Default 5.
+   */
+  timeoutSeconds?: number;
   /** How long fetched keys are used before they are fetched again, in seconds. Config: `mocapi.auth.jwks-cache-max-age` (ISO-8601). Default 600. */
   jwksCacheMaxAgeSeconds?: number;
   /**
@@ -144,4 +162,14 @@ export interface McpIntrospectionVerifierOptions {
   cacheTtlSeconds?: number;
   /** The most answers cached (oldest dropped first). Config: `mocapi.auth.introspection-cache-size`. Default 10 000. */
   cacheSize?: number;
+  /**
+   * Clock skew allowed on the `exp` and `nbf` of an active token's answer, in seconds. Config:
+   * `mocapi.auth.clock-tolerance` (ISO-8601). Default 5.
+   */
+  clockToleranceSeconds?: number;
+  /**
+   * How long to wait for the introspection endpoint, in seconds; past it the request is answered 503
+   * with `Retry-After` (the token is not to blame). Config: `mocapi.auth.authorization-server-timeout` (ISO-8601). Default 5.
+   */
+  timeoutSeconds?: number;
 }

@@ -3,18 +3,22 @@ import { ModuleRef } from '@nestjs/core';
 import type { IncomingMessage } from 'node:http';
 import { MCP_SETTINGS } from '../mcp.constants.js';
 import { logSafe } from '../protocol/log-text.js';
+import type { McpError } from '../protocol/mcp.error.js';
+import { RateLimitedWarnings } from '../protocol/rate-limited-warnings.js';
 import { loadJose } from './jose-loader.js';
-import { InvalidTokenError } from './mcp-auth.errors.js';
+import { AuthorizationServerUnavailableError, InvalidTokenError, McpForbiddenError, McpUnauthorizedError } from './mcp-auth.errors.js';
 import { McpIntrospectionVerifier } from './introspection-verifier.js';
 import { McpJwtVerifier } from './jwt-verifier.js';
 import type { McpAuthInfo, McpAuthOptions, McpProtectedResourceMetadata, McpTokenVerifier } from './mcp-auth.interfaces.js';
+import { DEFAULT_CLOCK_TOLERANCE_SECONDS, timeClaimRefusal } from './token-claims.js';
 
 export const WELL_KNOWN_PROTECTED_RESOURCE = '/.well-known/oauth-protected-resource';
 
-/** The result of checking one request's bearer token. @internal */
-export type McpTokenCheck =
-  | { ok: true; auth: McpAuthInfo }
-  | { ok: false; status: 401 | 403; challenge: string; message: string };
+/**
+ * The result of checking one request's bearer token: the caller, or the error to answer with (its
+ * `httpStatus`: 401 or 403 with a `WWW-Authenticate` challenge, 503 without one). @internal
+ */
+export type McpTokenCheck = { ok: true; auth: McpAuthInfo } | { ok: false; error: McpError; challenge?: string };
 
 /**
  * The resource-server side of MCP authorization: verifies bearer tokens with the configured
@@ -24,7 +28,11 @@ export type McpTokenCheck =
 @Injectable()
 export class McpAuthService implements OnModuleInit {
   private readonly logger = new Logger('McpModule');
+  /** An authorization server that is out fails every request with a token: one line per 10 s, with a count. */
+  private readonly outages = new RateLimitedWarnings(this.logger);
   private verifier?: McpTokenVerifier;
+  /** Allowed past `expiresAt`: the ready verifier's tolerance (it judged `exp` with it already), else the default. */
+  private clockToleranceSeconds = DEFAULT_CLOCK_TOLERANCE_SECONDS;
   readonly options?: McpAuthOptions;
 
   constructor(
@@ -77,7 +85,7 @@ export class McpAuthService implements OnModuleInit {
     const header = request.headers.authorization;
     const match = typeof header === 'string' ? /^Bearer[ \t]+([A-Za-z0-9\-._~+/]+=*)[ \t]*$/i.exec(header) : null;
     if (!header) {
-      return { ok: false, status: 401, challenge: this.challenge({ scope: required }), message: 'Unauthorized: a bearer token is required' };
+      return { ok: false, error: new McpUnauthorizedError('Unauthorized: a bearer token is required', undefined, 401), challenge: this.challenge({ scope: required }) };
     }
     if (!match) return this.invalid('The Authorization header must be "Bearer <token>"', required);
     const token = match[1];
@@ -86,19 +94,20 @@ export class McpAuthService implements OnModuleInit {
       auth = await this.verifier!.verify(token, request);
     } catch (error) {
       if (error instanceof InvalidTokenError) return this.invalid(error.description, required);
+      if (error instanceof AuthorizationServerUnavailableError) return this.unavailable(error);
       this.logger.debug?.(`Token verification failed: ${logSafe(error instanceof Error ? error.message : error)}`);
       return this.invalid('The access token is invalid', required);
     }
     if (!auth || typeof auth !== 'object') return this.invalid('The access token is invalid', required);
-    if (typeof auth.expiresAt === 'number' && auth.expiresAt * 1000 <= Date.now()) return this.invalid('The access token has expired', required);
+    const expired = timeClaimRefusal({ exp: auth.expiresAt }, this.clockToleranceSeconds);
+    if (expired) return this.invalid(expired, required);
     const normalized: McpAuthInfo = { ...auth, token: auth.token ?? token, scopes: auth.scopes ?? [], claims: auth.claims ?? {} };
     const missing = required.filter((scope) => !normalized.scopes.includes(scope));
     if (missing.length > 0) {
       return {
         ok: false,
-        status: 403,
+        error: new McpForbiddenError(`Forbidden: the access token lacks the scope(s) ${missing.join(' ')}`, undefined, 403),
         challenge: this.insufficientScopeChallenge(required),
-        message: `Forbidden: the access token lacks the scope(s) ${missing.join(' ')}`,
       };
     }
     return { ok: true, auth: normalized };
@@ -117,10 +126,18 @@ export class McpAuthService implements OnModuleInit {
   private invalid(description: string, scope: string[]): McpTokenCheck {
     return {
       ok: false,
-      status: 401,
+      error: new McpUnauthorizedError(`Unauthorized: ${description}`, undefined, 401),
       challenge: this.challenge({ error: 'invalid_token', description, scope }),
-      message: `Unauthorized: ${description}`,
     };
+  }
+
+  /** 503 with `Retry-After`, no challenge: nothing the client could do with its token would help. */
+  private unavailable(error: AuthorizationServerUnavailableError): McpTokenCheck {
+    this.outages.warn(
+      error.source,
+      `${logSafe(error.source)} is unavailable${error.reason ? ` (${logSafe(error.reason)})` : ''}: requests with a bearer token are answered 503 (-31503, Retry-After) until it answers`,
+    );
+    return { ok: false, error };
   }
 
   private challenge(parts: { error?: string; description?: string; scope?: string[] }): string {
@@ -138,6 +155,7 @@ export class McpAuthService implements OnModuleInit {
       throw new Error('McpModule auth: give one of verifier, jwt (mocapi.auth.issuer) or introspection (mocapi.auth.introspection-endpoint)');
     }
     // The ready verifiers take this resource as the audience (RFC 8707) unless told otherwise.
+    this.clockToleranceSeconds = (jwt ?? introspection)?.clockToleranceSeconds ?? DEFAULT_CLOCK_TOLERANCE_SECONDS;
     if (jwt) {
       await loadJose(); // a missing jose fails start-up, not the first request
       return new McpJwtVerifier({ ...jwt, audience: jwt.audience ?? resource });

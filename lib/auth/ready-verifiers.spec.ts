@@ -1,5 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
-import { Logger } from '@nestjs/common';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { resolveMcpSettings } from '../config/mcp-settings.js';
@@ -7,7 +6,8 @@ import { McpIntrospectionVerifier } from './introspection-verifier.js';
 import { discoverJwksUri } from './issuer-metadata.js';
 import { JOSE_MISSING, loadJose } from './jose-loader.js';
 import { McpJwtVerifier } from './jwt-verifier.js';
-import { authInfoFromClaims } from './token-claims.js';
+import { AuthorizationServerUnavailableError } from './mcp-auth.errors.js';
+import { authInfoFromClaims, timeClaimRefusal } from './token-claims.js';
 
 const RESOURCE = 'https://api.example.test/mcp';
 
@@ -26,6 +26,26 @@ describe('authInfoFromClaims', () => {
   });
 });
 
+describe('timeClaimRefusal', () => {
+  const now = 1_000_000_000_000;
+  const at = (seconds: number) => now / 1000 + seconds;
+
+  it('allows the tolerance either way on exp and nbf, and refuses past it', () => {
+    expect(timeClaimRefusal({ exp: at(-3), nbf: at(3) }, 5, now)).toBeUndefined();
+    expect(timeClaimRefusal({ exp: at(-5) }, 5, now)).toBe('The access token has expired');
+    expect(timeClaimRefusal({ exp: at(-10) }, 5, now)).toBe('The access token has expired');
+    expect(timeClaimRefusal({ nbf: at(5) }, 5, now)).toBeUndefined();
+    expect(timeClaimRefusal({ nbf: at(10) }, 5, now)).toBe('The access token is not valid yet');
+    expect(timeClaimRefusal({ exp: at(0) }, 0, now)).toBe('The access token has expired');
+    expect(timeClaimRefusal({ exp: at(1), nbf: at(0) }, 0, now)).toBeUndefined();
+  });
+
+  it('refuses nothing for absent or non-numeric claims', () => {
+    expect(timeClaimRefusal({}, 0, now)).toBeUndefined();
+    expect(timeClaimRefusal({ exp: 'yesterday', nbf: null }, 0, now)).toBeUndefined();
+  });
+});
+
 describe('McpJwtVerifier options', () => {
   it.each([
     [{ issuer: 'not a url', audience: RESOURCE }, /issuer must be/],
@@ -36,6 +56,7 @@ describe('McpJwtVerifier options', () => {
     [{ issuer: 'https://as.example.test', audience: RESOURCE, algorithms: [] }, /an empty list/],
     [{ issuer: 'https://as.example.test', audience: RESOURCE, clockToleranceSeconds: -1 }, /clockToleranceSeconds must be/],
     [{ issuer: 'https://as.example.test', audience: RESOURCE, jwksUri: 'nope' }, /jwksUri must be a URL/],
+    [{ issuer: 'https://as.example.test', audience: RESOURCE, timeoutSeconds: 0 }, /timeoutSeconds must be a positive number/],
   ])('refuses %j at construction', (options, message) => {
     expect(() => new McpJwtVerifier(options)).toThrow(message);
   });
@@ -57,7 +78,8 @@ describe('McpIntrospectionVerifier', () => {
   let server: Server;
   let endpoint: string;
   const asked: Array<{ token: string | null; authorization: string | undefined }> = [];
-  let answer: (token: string) => Record<string, unknown> = () => ({ active: false });
+  /** What the endpoint answers: an object or array as JSON, a string as it is. */
+  let answer: (token: string) => Record<string, unknown> | unknown[] | string = () => ({ active: false });
   let status = 200;
   let hold: Promise<void> | undefined;
 
@@ -69,7 +91,8 @@ describe('McpIntrospectionVerifier', () => {
         const token = new URLSearchParams(body).get('token');
         asked.push({ token, authorization: req.headers.authorization });
         await hold;
-        res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(answer(token ?? '')));
+        const reply = answer(token ?? '');
+        res.writeHead(status, { 'content-type': 'application/json' }).end(typeof reply === 'string' ? reply : JSON.stringify(reply));
       });
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -132,23 +155,49 @@ describe('McpIntrospectionVerifier', () => {
     await expect(verifier({ issuer: 'https://as.example.test', cacheTtlSeconds: 0 }).verify('tok-x')).rejects.toEqual(expect.objectContaining({ name: 'InvalidTokenError', description }));
   });
 
-  it('an endpoint failing is not the token: the error is not an InvalidTokenError and is not cached', async () => {
+  it('an endpoint failing is not the token: AuthorizationServerUnavailableError (503), and not cached', async () => {
     answer = () => ({ error: 'server_error' });
     status = 503;
     asked.length = 0;
     const failing = verifier({ cacheTtlSeconds: 60 });
-    const warn = jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined);
     try {
-      await expect(failing.verify('tok-6')).rejects.toThrow('HTTP 503');
+      await expect(failing.verify('tok-6')).rejects.toEqual(
+        expect.objectContaining({ name: 'AuthorizationServerUnavailableError', httpStatus: 503, source: `McpIntrospectionVerifier: ${endpoint}`, reason: 'HTTP 503' }),
+      );
       status = 200;
       answer = () => active();
       await expect(failing.verify('tok-6')).resolves.toEqual(expect.objectContaining({ subject: 'alice' }));
       expect(asked).toHaveLength(2);
-      expect(warn).toHaveBeenCalledWith(expect.stringContaining('did not answer: HTTP 503'));
     } finally {
       status = 200;
-      warn.mockRestore();
     }
+  });
+
+  it.each([
+    ['not JSON', () => '<html>Bad Gateway</html>', /JSON/],
+    ['JSON that is not an object', () => ['active'], /not an introspection response/],
+    ['an object without "active"', () => ({ sub: 'alice' }), /not an introspection response/],
+    ['an "active" that is not a boolean', () => ({ active: 'true', aud: RESOURCE }), /not an introspection response/],
+  ])('an answer that is %s says nothing about the token: AuthorizationServerUnavailableError', async (_label, reply, reason) => {
+    answer = reply;
+    const error = await verifier({ cacheTtlSeconds: 0 }).verify('tok-m').catch((thrown: unknown) => thrown);
+    expect(error).toBeInstanceOf(AuthorizationServerUnavailableError);
+    expect((error as AuthorizationServerUnavailableError).reason).toMatch(reason);
+  });
+
+  it.each([
+    ['3 s past exp, with 5 s tolerance', { exp: -3 }, 5, undefined],
+    ['10 s past exp, with 5 s tolerance', { exp: -10 }, 5, 'The access token has expired'],
+    ['3 s past exp, with no tolerance', { exp: -3 }, 0, 'The access token has expired'],
+    ['3 s before nbf, with 5 s tolerance', { nbf: 3 }, 5, undefined],
+    ['10 s before nbf, with 5 s tolerance', { nbf: 10 }, 5, 'The access token is not valid yet'],
+  ])('judges the exp and nbf of an active answer with the clock tolerance: %s', async (_label, offsets, clockToleranceSeconds, refusal) => {
+    const now = Math.floor(Date.now() / 1000);
+    const times = Object.fromEntries(Object.entries(offsets).map(([claim, offset]) => [claim, now + offset]));
+    answer = () => active(times);
+    const verifying = verifier({ cacheTtlSeconds: 60, clockToleranceSeconds }).verify('tok-t');
+    if (refusal) await expect(verifying).rejects.toEqual(expect.objectContaining({ name: 'InvalidTokenError', description: refusal }));
+    else await expect(verifying).resolves.toEqual(expect.objectContaining({ subject: 'alice' }));
   });
 
   it('keeps at most cacheSize answers, the oldest dropped first', async () => {
@@ -195,6 +244,23 @@ describe('mocapi.auth.* settings', () => {
       introspection: { endpoint: 'https://as.example.test/introspect', clientId: 'rs', clientSecret: 'secret', cacheTtlSeconds: 10 },
       resourceMetadata: { resource: RESOURCE, authorization_servers: ['https://as.example.test'] },
     });
+  });
+
+  it('give both verifiers the clock tolerance and the authorization server timeout; allow-tokens-without-exp is the JWT verifier\'s', () => {
+    const keys = { MOCAPI_AUTH_RESOURCE: RESOURCE, MOCAPI_AUTH_CLOCK_TOLERANCE: 'PT10S', MOCAPI_AUTH_AUTHORIZATION_SERVER_TIMEOUT: 'PT0.5S' };
+    expect(settings({ ...keys, MOCAPI_AUTH_ISSUER: 'https://as.example.test', MOCAPI_AUTH_ALLOW_TOKENS_WITHOUT_EXP: 'true' }).auth?.jwt).toEqual({
+      issuer: 'https://as.example.test',
+      clockToleranceSeconds: 10,
+      timeoutSeconds: 0.5,
+      allowTokensWithoutExp: true,
+    });
+    expect(
+      settings({ ...keys, 'mocapi.auth.introspection-endpoint': 'https://as.example.test/introspect', 'mocapi.auth.client-id': 'rs', 'mocapi.auth.client-secret': 's', 'mocapi.auth.authorization-servers': 'https://as.example.test' }).auth
+        ?.introspection,
+    ).toEqual({ endpoint: 'https://as.example.test/introspect', clientId: 'rs', clientSecret: 's', clockToleranceSeconds: 10, timeoutSeconds: 0.5 });
+    const jwt = { MOCAPI_AUTH_RESOURCE: RESOURCE, MOCAPI_AUTH_ISSUER: 'https://as.example.test' };
+    expect(() => settings({ ...jwt, MOCAPI_AUTH_ALLOW_TOKENS_WITHOUT_EXP: 'yes' })).toThrow('MOCAPI_AUTH_ALLOW_TOKENS_WITHOUT_EXP must be "true" or "false"; got "yes"');
+    expect(() => settings({ ...jwt, MOCAPI_AUTH_AUTHORIZATION_SERVER_TIMEOUT: 'PT0S' })).toThrow('MOCAPI_AUTH_AUTHORIZATION_SERVER_TIMEOUT must be longer than zero; got "PT0S"');
   });
 
   it('fill the verifier of an auth option that names none, and leave one that names its own alone', () => {

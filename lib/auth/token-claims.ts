@@ -15,6 +15,21 @@ export function authInfoFromClaims(token: string, claims: Record<string, unknown
   return { token, scopes: [...scopes], claims, ...(subject && { subject }), ...(clientId && { clientId }), ...(expiresAt !== undefined && { expiresAt }) };
 }
 
+/** Clock skew allowed on `exp` and `nbf` when the verifier is not told otherwise, in seconds. @internal */
+export const DEFAULT_CLOCK_TOLERANCE_SECONDS = 5;
+
+/**
+ * Why a token's time claims refuse it now, allowing `toleranceSeconds` of clock skew either way (the
+ * rule jose applies to JWTs); undefined when they do not. Absent claims refuse nothing.
+ * @internal
+ */
+export function timeClaimRefusal(claims: { exp?: unknown; nbf?: unknown }, toleranceSeconds: number, nowMs = Date.now()): string | undefined {
+  const now = Math.floor(nowMs / 1000);
+  if (typeof claims.exp === 'number' && claims.exp <= now - toleranceSeconds) return 'The access token has expired';
+  if (typeof claims.nbf === 'number' && claims.nbf > now + toleranceSeconds) return 'The access token is not valid yet';
+  return undefined;
+}
+
 /** RFC 8707: the token must name this resource in `aud` (a string or an array). */
 export function requireAudience(aud: unknown, audiences: readonly string[]): void {
   const named = typeof aud === 'string' ? [aud] : Array.isArray(aud) ? aud.filter(isText) : [];
@@ -26,6 +41,12 @@ export function audienceList(audience: string | string[] | undefined, owner: str
   const list = (Array.isArray(audience) ? audience : audience === undefined ? [] : [audience]).map((value) => value.trim()).filter(Boolean);
   if (list.length === 0) throw new Error(`${owner}: an audience is required (RFC 8707: accept only tokens issued for this resource)`);
   return list;
+}
+
+/** A verifier's option in seconds, 0 or more: `value` as it is, or a start-up error naming the option. */
+export function secondsOption(owner: string, key: string, value: number): number {
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) throw new Error(`${owner}: ${key} must be a number of seconds, 0 or more; got ${value}`);
+  return value;
 }
 
 function words(value: unknown): string[] {

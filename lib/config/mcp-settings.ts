@@ -201,6 +201,12 @@ function authSettings(option: McpAuthOption | undefined, read: (key: string) => 
     const value = read(key);
     return value === undefined ? undefined : duration(key, value) / 1000;
   };
+  const timeout = read('mocapi.auth.authorization-server-timeout');
+  // What both verifiers take: the clock skew allowed on exp / nbf, and how long the authorization server may take.
+  const common = {
+    ...(seconds('mocapi.auth.clock-tolerance') !== undefined && { clockToleranceSeconds: seconds('mocapi.auth.clock-tolerance') }),
+    ...(timeout !== undefined && { timeoutSeconds: positiveDuration('mocapi.auth.authorization-server-timeout', timeout) / 1000 }),
+  };
   const issuer = read('mocapi.auth.issuer');
   const audience = list(read('mocapi.auth.audience'));
   const endpoint = read('mocapi.auth.introspection-endpoint');
@@ -213,16 +219,19 @@ function authSettings(option: McpAuthOption | undefined, read: (key: string) => 
     ...(issuer && { issuer }),
     ...(seconds('mocapi.auth.introspection-cache-ttl') !== undefined && { cacheTtlSeconds: seconds('mocapi.auth.introspection-cache-ttl') }),
     ...(cacheSize && { cacheSize: positiveInteger(cacheSize, 'mocapi.auth.introspection-cache-size', 10_000) }),
+    ...common,
   };
   const algorithms = list(read('mocapi.auth.algorithms'));
+  const withoutExp = read('mocapi.auth.allow-tokens-without-exp');
   const jwt = !endpoint && issuer && {
     issuer,
     ...(audience && { audience }),
     ...(read('mocapi.auth.jwks-uri') && { jwksUri: read('mocapi.auth.jwks-uri') }),
     ...(algorithms && { algorithms }),
-    ...(seconds('mocapi.auth.clock-tolerance') !== undefined && { clockToleranceSeconds: seconds('mocapi.auth.clock-tolerance') }),
     ...(seconds('mocapi.auth.jwks-cache-max-age') !== undefined && { jwksCacheMaxAgeSeconds: seconds('mocapi.auth.jwks-cache-max-age') }),
     ...(seconds('mocapi.auth.jwks-cooldown') !== undefined && { jwksCooldownSeconds: seconds('mocapi.auth.jwks-cooldown') }),
+    ...(withoutExp !== undefined && { allowTokensWithoutExp: flag(withoutExp, 'mocapi.auth.allow-tokens-without-exp', false) }),
+    ...common,
   };
   const verifier = introspection ? { introspection } : jwt ? { jwt } : {};
   if (option) return option.verifier || option.jwt || option.introspection ? option : { ...option, ...verifier };
@@ -319,7 +328,8 @@ function settingsOf(options: McpModuleOptions, config: ConfigReader | undefined,
     playground: flag(options.playground ?? read('mocapi.playground'), 'mocapi.playground', nodeEnv(config) !== 'production'),
     pageSize: positiveInteger(options.pageSize ?? read('mocapi.page-size'), 'mocapi.page-size', DEFAULT_PAGE_SIZE),
     mrtr: {
-      secret: options.mrtr?.secret ?? read('mocapi.mrtr.secret'),
+      // A blank secret is kept (and refused at start-up), not taken for none (an ephemeral key).
+      secret: options.mrtr?.secret ?? read('mocapi.mrtr.secret') ?? (sources.isBlank('mocapi.mrtr.secret') ? '' : undefined),
       previousSecrets: options.mrtr?.previousSecrets ?? entries(read('mocapi.mrtr.previous-secrets')),
       ttlMs,
       ttl,

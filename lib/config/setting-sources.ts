@@ -36,6 +36,21 @@ export class SettingSources {
     return undefined;
   }
 
+  /**
+   * Whether the config sets `key` to nothing (empty or spaces), which `read` takes as unset: right for
+   * most settings, wrong for a secret, where a blank value is a deployment that lost its key.
+   */
+  isBlank(key: string): boolean {
+    for (const name of [key, environmentName(key)]) {
+      const value = this.config?.get(name);
+      if (typeof value === 'string' && value.trim() === '') {
+        this.fromConfig.set(key, name);
+        return true;
+      }
+    }
+    return false;
+  }
+
   /** How the user set `key`: the option (options win over config), the config name that held it, or the key itself (a default). */
   nameOf(key: string): string {
     const option = optionPath(key);

@@ -61,7 +61,8 @@ export interface McpModuleOptions {
   mrtr?: {
     /**
      * Base64 256-bit key that encrypts `requestState` and 2025 session ids (the current key: it seals).
-     * Config: `mocapi.mrtr.secret`. Default: ephemeral, with a warning.
+     * Config: `mocapi.mrtr.secret`. Default: ephemeral, with a warning. A blank value (empty or spaces,
+     * as `MOCAPI_MRTR_SECRET=` in `.env` gives) stops start-up: it is a missing key, not a request for none.
      */
     secret?: string;
     /**

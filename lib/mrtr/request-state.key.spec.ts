@@ -101,6 +101,12 @@ describe('parseSealKeys', () => {
     expect(parseSealKeys(text(a))!.describe()).toBe(`mocapi.mrtr.secret: sealing with key id ${sealKeyId(a).toString('hex')}`);
   });
 
+  it('refuses a blank secret rather than taking it for none (no ephemeral key for a deployment whose key went missing)', () => {
+    for (const blank of ['', ' ', '\t\n']) {
+      expect(() => parseSealKeys(blank)).toThrow(new Error('mocapi.mrtr.secret must be a base64-encoded 256-bit key (32 bytes); got an empty value'));
+    }
+  });
+
   it('refuses previous keys without a current one', () => {
     expect(failure(undefined, [text(a)])).toBe(
       'mocapi.mrtr.previous-secrets is set but mocapi.mrtr.secret is not: set the current key too (previous keys only open what they sealed before)',

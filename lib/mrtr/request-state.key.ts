@@ -97,11 +97,12 @@ export class SealKeys {
 
 /**
  * The configured keys: `secret` current, `previous` (entries in order) previous; undefined when no
- * secret is configured (the caller then seals with an ephemeral key). Start-up errors are one line,
- * naming the setting and the entry's position.
+ * secret is configured (the caller then seals with an ephemeral key). A blank secret is an error, not
+ * none: a deployment whose key went missing must not run with a key no other instance has. Start-up
+ * errors are one line, naming the setting and the entry's position.
  */
 export function parseSealKeys(secret: string | undefined, previous: readonly string[] = []): SealKeys | undefined {
-  if (secret === undefined || secret === '') {
+  if (secret === undefined) {
     if (previous.length > 0) {
       throw new Error(`${PREVIOUS_SECRETS_SETTING} is set but ${SECRET_SETTING} is not: set the current key too (previous keys only open what they sealed before)`);
     }

@@ -1,22 +1,22 @@
 import { Catch, HttpException, Injectable, type ArgumentsHost, type CanActivate, type ExceptionFilter, type ExecutionContext } from '@nestjs/common';
-import { McpForbiddenError, McpUnauthorizedError } from '../../auth/mcp-auth.errors.js';
 import { setScopeChallenge, type McpAuthenticatedRequest } from '../../auth/mcp-auth-info.js';
 import { McpAuthService } from '../../auth/mcp-auth.service.js';
 import { isPlainObject } from '../../protocol/json-value.js';
+import type { McpError } from '../../protocol/mcp.error.js';
+import { retryAfterHeader } from '../../store/store-limits.js';
 import { nodeRequestOf, sendJson } from './http-exchange.js';
 import { jsonRpcError } from './json-response.js';
 import { OriginPolicy } from './origin.policy.js';
 import { originRefusal } from './request-body.js';
 import { headerValue } from './request-headers.js';
 
-/** A refused bearer token: answered by `McpAuthChallengeFilter` with `WWW-Authenticate`. */
+/** A refused bearer token (401 / 403 with a `WWW-Authenticate` challenge), or a token that cannot be verified now (503): answered by `McpAuthChallengeFilter`. */
 class McpAuthChallengeException extends HttpException {
   constructor(
-    status: 401 | 403,
-    readonly challenge: string,
-    message: string,
+    readonly error: McpError,
+    readonly challenge: string | undefined,
   ) {
-    super(message, status);
+    super(error.message, error.httpStatus);
   }
 }
 
@@ -43,7 +43,7 @@ export class McpBearerAuthGuard implements CanActivate {
     if (request.method !== 'POST' && headerValue(request.headers, 'mcp-session-id') === undefined) return true;
     if (originRefusal(request, this.origins)) return true;
     const check = await this.auth.check(request);
-    if (!check.ok) throw new McpAuthChallengeException(check.status, check.challenge, check.message);
+    if (!check.ok) throw new McpAuthChallengeException(check.error, check.challenge);
     // On Fastify, onto its request (what other guards and routes get) and the Node request under it (what the transport gets).
     for (const target of new Set([handed, request])) {
       target.auth = check.auth;
@@ -53,15 +53,20 @@ export class McpBearerAuthGuard implements CanActivate {
   }
 }
 
-/** Writes a refused token's 401 / 403 with its `WWW-Authenticate` challenge and a JSON-RPC error body. @internal */
+/**
+ * Writes a refused token's 401 / 403 with its `WWW-Authenticate` challenge, or a 503 with `Retry-After`,
+ * and a JSON-RPC error body. @internal
+ */
 @Catch(McpAuthChallengeException)
 export class McpAuthChallengeFilter implements ExceptionFilter {
   catch(exception: McpAuthChallengeException, host: ArgumentsHost): void {
     const http = host.switchToHttp();
-    const body = http.getRequest<McpAuthenticatedRequest>().body;
-    const id = isPlainObject(body) && (typeof body.id === 'string' || typeof body.id === 'number') ? body.id : undefined;
+    const posted = http.getRequest<McpAuthenticatedRequest>().body;
+    const id = isPlainObject(posted) && (typeof posted.id === 'string' || typeof posted.id === 'number') ? posted.id : undefined;
     const status = exception.getStatus();
-    const error = status === 403 ? new McpForbiddenError(exception.message) : new McpUnauthorizedError(exception.message);
-    sendJson(http.getResponse(), status, jsonRpcError(error, id), { 'WWW-Authenticate': exception.challenge });
+    const body = jsonRpcError(exception.error, id);
+    const challenge = exception.challenge === undefined ? {} : { 'WWW-Authenticate': exception.challenge };
+    // Retry-After from data.retryAfterMs, as the transport's own writer adds it: Fastify's reply would not.
+    sendJson(http.getResponse(), status, body, { ...retryAfterHeader(status, body), ...challenge });
   }
 }
