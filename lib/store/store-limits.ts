@@ -1,6 +1,7 @@
 import { Logger } from '@nestjs/common';
 import { DEFAULT_STORE_MAX_ENTRIES, DEFAULT_STORE_SHARES, defaultStoreBudget } from '../mcp.constants.js';
 import { McpError } from '../protocol/mcp.error.js';
+import { RateLimitedWarnings } from '../protocol/rate-limited-warnings.js';
 import type { McpRecordKind } from './mcp-store.js';
 
 /** The most live records of each kind a store keeps. @publicApi */
@@ -109,49 +110,33 @@ export class ClientLimitError extends McpError {
   }
 }
 
-/** At most one warning per topic in this window; the refusals in between are counted into the next one. */
-const WARNING_INTERVAL_MS = 10_000;
-
 /**
  * The warnings of a store that refuses records, rate-limited: a flood of refusals logs one line per
- * topic (a kind, a client cap) every 10 s at most, with the count of those not logged. Never names
+ * topic (a kind, a client share) every 10 s at most, with the count of those not logged. Never names
  * the client (its id may come from a header or a token).
  * @internal
  */
 export class RefusalWarnings {
-  private readonly topics = new Map<string, { loggedAt: number; unlogged: number }>();
+  private readonly warnings: RateLimitedWarnings;
 
-  constructor(
-    private readonly clock: () => number,
-    private readonly logger: Pick<Logger, 'warn'> = new Logger('McpStore'),
-  ) {}
+  constructor(clock: () => number, logger: Pick<Logger, 'warn'> = new Logger('McpStore')) {
+    this.warnings = new RateLimitedWarnings(logger, clock);
+  }
 
   /** A kind's budget is full. */
   full(kind: McpRecordKind | undefined, limit: number): void {
     const what = kind ? `${LABELS[kind]} (${limit}, ${SETTING[kind]})` : `entries (${limit}, mocapi.store.max-entries)`;
-    this.warn(`full:${kind ?? ''}`, `The MCP store is full of live ${what}: new work that needs one is refused with -31503 (HTTP 503, Retry-After) until they expire`);
+    this.warnings.warn(`full:${kind ?? ''}`, `The MCP store is full of live ${what}: new work that needs one is refused with -31503 (HTTP 503, Retry-After) until they expire`);
   }
 
   /** A client reached its share. */
   clientLimit(kind: McpRecordKind, limit: number): void {
-    this.warn(`client:${kind}`, `A client holds ${limit} live ${LABELS[kind]}, its share: its new ones are refused with -31429 (HTTP 429, Retry-After) until one expires; other clients are not affected`);
+    this.warnings.warn(`client:${kind}`, `A client holds ${limit} live ${LABELS[kind]}, its share: its new ones are refused with -31429 (HTTP 429, Retry-After) until one expires; other clients are not affected`);
   }
 
   /** The backend refused a write for lack of memory (Redis: OOM). */
   outOfMemory(detail: string): void {
-    this.warn('oom', `Redis refused a write for lack of memory (${detail}): new work that needs a record is refused with -31503 (HTTP 503, Retry-After) until it has room`);
-  }
-
-  private warn(topic: string, message: string): void {
-    const now = this.clock();
-    const seen = this.topics.get(topic);
-    if (seen && now - seen.loggedAt < WARNING_INTERVAL_MS) {
-      seen.unlogged++;
-      return;
-    }
-    const unlogged = seen?.unlogged ?? 0;
-    this.topics.set(topic, { loggedAt: now, unlogged: 0 });
-    this.logger.warn(unlogged > 0 ? `${message} (${unlogged} more refusals since the last warning)` : message);
+    this.warnings.warn('oom', `Redis refused a write for lack of memory (${detail}): new work that needs a record is refused with -31503 (HTTP 503, Retry-After) until it has room`);
   }
 }
 
