@@ -13,7 +13,7 @@ const TIERS = [
   { tier: 'methods', path: true, entries: ['methods', 'pipeline'] },
   { tier: 'discovery', entries: ['discovery'] }, // startup: scans providers into the registry
   { tier: 'routes', entries: ['routes'] }, // controller routes as tools: found by discovery, called through invocation
-  { tier: 'features', entries: ['skills', 'apps', 'tasks', 'playground', 'testing'] }, // served by the layers above
+  { tier: 'features', entries: ['skills', 'apps', 'tasks', 'playground', 'server-card', 'testing'] }, // served by the layers above
   { tier: 'registry', entries: ['registry'] }, // above invocation: it holds the McpInvocation handles invocation/ builds
   { tier: 'invocation', path: true, entries: ['invocation'] },
   { tier: 'context', entries: ['context'] },

@@ -9,6 +9,7 @@ export { MCP_MODULE_OPTIONS } from './mcp.module-definition.js';
 export { MCP_CONTEXT_TYPE } from './mcp.constants.js';
 export * from './decorators/index.js';
 export { McpSkill, type McpSkillContent, type McpSkillOptions } from './skills/index.js';
+export type { McpAiCatalog, McpAiCatalogEntry, McpServerCard, McpServerCardRemote } from './server-card/index.js';
 export { McpAppResource, McpUi, type McpAppCsp, type McpAppResourceOptions, type McpAppResourceUi, type McpUiOptions, type McpUiVisibility } from './apps/index.js';
 export * from './interfaces/index.js';
 export * from './context/index.js';

@@ -40,12 +40,17 @@ import { McpHttpEdge } from './transport/http/http-edge.js';
 import { McpHttpTransport } from './transport/http/mcp-http.transport.js';
 import { OriginPolicy } from './transport/http/origin.policy.js';
 import { createPlaygroundController } from './transport/http/playground.controller.js';
+import { createAiCatalogController, createServerCardController } from './transport/http/server-card.controller.js';
+import { McpServerCards, SiteCatalog } from './server-card/index.js';
 
 /** Without a (global) `ConfigService`, the `MOCAPI_*` environment variables still apply. */
 const environmentReader = { get: (key: string) => process.env[key] };
 
 /** The endpoints mounted so far, per application (its ModulesContainer), to refuse a second `forRoot()` for one. */
 const mountedEndpoints = new WeakMap<ModulesContainer, Set<string>>();
+
+/** Each application's AI Catalog: one for the host, whichever of its endpoints list their cards. */
+const siteCatalogs = new WeakMap<ModulesContainer, SiteCatalog>();
 
 /**
  * Serves the Model Context Protocol (2026-07-28) from the application's decorated provider
@@ -73,6 +78,8 @@ function withRuntime(definition: DynamicModule, declaredIn: string | undefined):
   const controller = createMcpController();
   const wellKnown = createProtectedResourceController();
   const playground = createPlaygroundController();
+  const serverCard = createServerCardController();
+  const aiCatalog = createAiCatalogController();
   const providers: Provider[] = [
     {
       // One allow-list, shared by the transport and the auth guard (which lets refused origins through to the transport's 403).
@@ -88,12 +95,14 @@ function withRuntime(definition: DynamicModule, declaredIn: string | undefined):
     {
       // Runs while Nest instantiates providers, which is before it maps controller routes.
       provide: MCP_ENDPOINT_BINDING,
-      inject: [MCP_SETTINGS, ModulesContainer, McpAuthService, McpBearerAuthGuard],
-      useFactory: (settings: McpSettings, modules: ModulesContainer, auth: McpAuthService, guard: McpBearerAuthGuard) => {
+      inject: [MCP_SETTINGS, ModulesContainer, McpAuthService, McpBearerAuthGuard, McpServerCards],
+      useFactory: (settings: McpSettings, modules: ModulesContainer, auth: McpAuthService, guard: McpBearerAuthGuard, cards: McpServerCards) => {
         const first = refuseSecondMount(modules, settings.endpoint);
         if (auth.enabled) requireBearerAuth(controller, guard);
         wellKnown.bindEndpoint(settings.endpoint, first);
         playground.bindEndpoint(settings.endpoint);
+        serverCard.bindEndpoint(settings.endpoint);
+        if (settings.serverCard.served && settings.serverCard.aiCatalog) listInSiteCatalog(modules, cards, aiCatalog);
         return bindEndpoint(controller, settings.endpoint);
       },
     },
@@ -127,12 +136,13 @@ function withRuntime(definition: DynamicModule, declaredIn: string | undefined):
     McpAuthService,
     McpBearerAuthGuard,
     McpTelemetry,
+    McpServerCards,
   ];
   return {
     ...definition,
     global: true,
     imports: [...(definition.imports ?? []), DiscoveryModule],
-    controllers: [controller, wellKnown, playground],
+    controllers: [controller, wellKnown, playground, serverCard, aiCatalog],
     providers: [...(definition.providers ?? []), ...providers],
     exports: [McpRegistry, McpCustomMethods, McpFleet, McpDispatcher, McpTelemetry],
   };
@@ -148,6 +158,13 @@ function refuseSecondMount(modules: ModulesContainer, endpoint: string): boolean
   if (mounted.has(endpoint)) throw new Error(DUPLICATE_ENDPOINT(endpoint));
   mountedEndpoints.set(modules, mounted.add(endpoint));
   return mounted.size === 1;
+}
+
+/** Lists the endpoint's card in its application's AI Catalog; the first endpoint listed serves the catalog. */
+function listInSiteCatalog(modules: ModulesContainer, cards: McpServerCards, controller: ReturnType<typeof createAiCatalogController>): void {
+  const site = siteCatalogs.get(modules) ?? new SiteCatalog();
+  siteCatalogs.set(modules, site);
+  if (site.list(cards)) controller.bindSite(site);
 }
 
 function bindEndpoint(controller: Type, endpoint: string): string {

@@ -23,6 +23,9 @@ import { NotesController } from './rest/notes.controller.js';
       instructions: 'Demo tools of nest-mcp: greetings, users, progress and elicitation.',
       // Skills (SEP-2640) from a folder beside this file (the build copies it beside the compiled one).
       skills: { directory: new URL('skills', import.meta.url) },
+      // The Server Card (SEP-2127) at /mcp/server-card, named com.example/nest-mcp-sample (version and title
+      // are the ones above), and the AI Catalog at /.well-known/ai-catalog.json: this app is the whole site.
+      serverCard: { namespace: 'com.example', description: 'Demo tools of nest-mcp: greetings, users, reports, forecasts and skills', aiCatalog: true },
     }),
   ],
   // A REST resource whose routes are also tools (sample/rest/).

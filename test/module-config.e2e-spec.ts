@@ -12,19 +12,12 @@ import {
   ConfigFixtureTools,
   ConfigMcpOptionsFactory,
 } from './src/config-fixture.module.js';
+import { environmentRestorer } from './support/environment.js';
 import { callMcp, postMcp, rpc, startApp, startupFailure, type Json, type StartedApp } from './support/mcp-http.js';
 import { assertResultResponse } from './support/wire-schema.js';
 
-/*
- * ConfigModule copies what it loads into process.env (and ConfigService reads process.env first),
- * so every test restores the environment it found: no MOCAPI_* value leaks into the next test or
- * into another spec file run by the same worker.
- */
-const ENV_BEFORE = { ...process.env };
-function restoreEnv(): void {
-  for (const key of Object.keys(process.env)) if (!(key in ENV_BEFORE)) delete process.env[key];
-  Object.assign(process.env, ENV_BEFORE);
-}
+/* Every test restores the environment it found (ConfigModule copies what it loads into it). */
+const restoreEnv = environmentRestorer();
 
 let running: StartedApp | undefined;
 

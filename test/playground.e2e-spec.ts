@@ -1,10 +1,10 @@
 import 'reflect-metadata';
 import { Injectable, Module } from '@nestjs/common';
 import { afterEach, describe, expect, it } from '@jest/globals';
-import { request } from 'node:http';
 import { McpModule, McpTool, type McpModuleOptions } from 'nest-mcp';
 import { onFastify } from './support/http-adapter.js';
 import { callMcp, startApp, type StartedApp } from './support/mcp-http.js';
+import { plainRequest as get } from './support/plain-request.js';
 
 @Injectable()
 class PingTools {
@@ -12,20 +12,6 @@ class PingTools {
   ping(): string {
     return 'pong';
   }
-}
-
-/** A plain GET with exactly these headers (fetch cannot set `Host`). */
-function get(url: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }> {
-  return new Promise((resolve, reject) => {
-    const req = request(url, { headers }, (res) => {
-      let body = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk) => (body += chunk));
-      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body }));
-    });
-    req.on('error', reject);
-    req.end();
-  });
 }
 
 /** Starts an app with `options`, with NODE_ENV and MOCAPI_PLAYGROUND as given while the settings are read. */

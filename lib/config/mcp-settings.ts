@@ -3,6 +3,8 @@ import type { CacheScope, Implementation } from '../protocol/wire.types.js';
 import { DEFAULT_ENDPOINT, DEFAULT_MRTR_TTL, DEFAULT_SESSION_TTL, DEFAULT_PAGE_SIZE, DEFAULT_STORE_KEY_PREFIX, DEFAULT_STORE_MAX_ENTRIES, DEFAULT_STORE_SHARES, DEFAULT_TASKS_PER_CLIENT, DEFAULT_CLIENT_SHARE, defaultStoreBudget } from '../mcp.constants.js';
 import { parseIsoDuration } from './iso-duration.util.js';
 import { resolveDeclaredPath } from './declaring-file.js';
+import { serverCardSettings, type ServerCardSettings } from './server-card-settings.js';
+import { flag } from './setting-values.js';
 import { SettingSources, type ConfigReader } from './setting-sources.js';
 
 export type { ConfigReader } from './setting-sources.js';
@@ -35,6 +37,8 @@ export interface McpSettings {
   pageSize: number;
   /** Whether `<endpoint>/playground` serves the playground page. */
   playground: boolean;
+  /** The Server Card at `<endpoint>/server-card` and the AI Catalog that may list it. */
+  serverCard: ServerCardSettings;
   mrtr: {
     secret: string | undefined;
     /** Keys that sealed before `secret` (base64, in order; parsed with it at start-up). `undefined`: none. */
@@ -96,14 +100,6 @@ function positiveInteger(value: string | number | undefined, key: string, fallba
     throw new Error(`${key} must be a ${allowZero ? 'non-negative' : 'positive'} integer; got "${value}"`);
   }
   return number;
-}
-
-function flag(value: string | boolean | undefined, key: string, fallback: boolean): boolean {
-  if (value === undefined || typeof value === 'boolean') return value ?? fallback;
-  const text = value.trim().toLowerCase();
-  if (text === 'true') return true;
-  if (text === 'false') return false;
-  throw new Error(`${key} must be "true" or "false"; got "${value}"`);
 }
 
 function duration(key: string, value: string): number {
@@ -308,12 +304,13 @@ function settingsOf(options: McpModuleOptions, config: ConfigReader | undefined,
   const clientIpHeader =
     headerName(options.store?.clientIpHeader ?? read('mocapi.store.client-ip-header'), 'mocapi.store.client-ip-header') ??
     headerName(options.tasks?.clientIpHeader ?? read('mocapi.tasks.client-ip-header'), 'mocapi.tasks.client-ip-header');
+  const serverInfo: Implementation = {
+    name: options.name ?? read('mocapi.server.name') ?? 'nest-mcp-server',
+    version: options.version ?? read('mocapi.server.version') ?? '0.0.0',
+    ...(title ? { title } : {}),
+  };
   return {
-    serverInfo: {
-      name: options.name ?? read('mocapi.server.name') ?? 'nest-mcp-server',
-      version: options.version ?? read('mocapi.server.version') ?? '0.0.0',
-      ...(title ? { title } : {}),
-    },
+    serverInfo,
     instructions: options.instructions ?? read('mocapi.server.instructions'),
     endpoint: endpoint.startsWith('/') ? endpoint : `/${endpoint}`,
     protocol,
@@ -326,6 +323,7 @@ function settingsOf(options: McpModuleOptions, config: ConfigReader | undefined,
     allowedHosts: options.allowedHosts ?? list(read('mocapi.allowed-hosts')),
     // A development tool: off in production unless forced on.
     playground: flag(options.playground ?? read('mocapi.playground'), 'mocapi.playground', nodeEnv(config) !== 'production'),
+    serverCard: serverCardSettings(options.serverCard, read, serverInfo),
     pageSize: positiveInteger(options.pageSize ?? read('mocapi.page-size'), 'mocapi.page-size', DEFAULT_PAGE_SIZE),
     mrtr: {
       // A blank secret is kept (and refused at start-up), not taken for none (an ephemeral key).

@@ -1,6 +1,6 @@
 import type { MeterProvider, TracerProvider } from '@opentelemetry/api';
 import type { McpAuthOptions } from '../auth/mcp-auth.interfaces.js';
-import type { CacheScope } from '../protocol/wire.types.js';
+import type { CacheScope, Icon } from '../protocol/wire.types.js';
 import type { McpBus } from '../bus/mcp-bus.js';
 import type { McpStore } from '../store/mcp-store.js';
 
@@ -55,6 +55,12 @@ export interface McpModuleOptions {
    * Default: on unless `NODE_ENV` is `production`.
    */
   playground?: boolean;
+  /**
+   * The Server Card (SEP-2127) at `<endpoint>/server-card`: a public document that lets a client see
+   * the server (who it is, where and how to connect) before it connects. Its name, version and title
+   * are `serverInfo`'s; it needs a description and a reverse-DNS name (see the fields).
+   */
+  serverCard?: McpServerCardOptions;
   /** Page size of the list methods. Config: `mocapi.page-size`. Default 100. */
   pageSize?: number;
   /** Multi round-trip request (elicitation) settings. */
@@ -214,6 +220,47 @@ export interface McpModuleOptions {
   auth?: McpAuthOptions;
   /** OpenTelemetry (`@opentelemetry/api`): spans and metrics per MCP request; a no-op until an SDK is registered. */
   telemetry?: McpTelemetryOptions;
+}
+
+/**
+ * The Server Card's own fields (`McpModuleOptions.serverCard`); the rest of the card comes from the
+ * module: `name`, `version` and `title` of `serverInfo`, the endpoint, the protocol versions it serves,
+ * and whether it needs a bearer token.
+ * @publicApi
+ */
+export interface McpServerCardOptions {
+  /**
+   * Serve the card. Config: `mocapi.server-card.enabled` (`true`/`false`). Default: on once it has a
+   * description and a reverse-DNS name; `true` makes a missing one stop start-up.
+   */
+  enabled?: boolean;
+  /**
+   * The reverse-DNS namespace of the card's name, which is `<namespace>/<name>` (`com.example` and the
+   * server name `weather` make `com.example/weather`). Not needed when the server's `name` is already
+   * of that form. Config: `mocapi.server-card.namespace`.
+   */
+  namespace?: string;
+  /** What the server does, for people choosing one (1 to 100 characters). Config: `mocapi.server-card.description`. */
+  description?: string;
+  /**
+   * The endpoint's public URL (`https://mcp.example.com/mcp`), as clients reach it through proxies and
+   * prefixes. Config: `mocapi.server-card.url`. Default: `auth.resourceMetadata.resource` with auth,
+   * else the scheme and `Host` of each request with the endpoint path.
+   */
+  url?: string;
+  /** The server's home page or documentation. Config: `mocapi.server-card.website-url`. */
+  websiteUrl?: string;
+  /** Icons for a client's list of servers. */
+  icons?: Icon[];
+  /** Where the server's source is (`{ url: 'https://github.com/acme/weather', source: 'github' }`). */
+  repository?: { url: string; source: string; subfolder?: string; id?: string };
+  /**
+   * Also serve an AI Catalog at `/.well-known/ai-catalog.json` listing this card. The catalog speaks for
+   * the whole site (host), so it is opt-in: turn it on where this application owns the host's root.
+   * With several endpoints in one application it lists each endpoint whose card turns it on.
+   * Config: `mocapi.server-card.ai-catalog`. Default false.
+   */
+  aiCatalog?: boolean;
 }
 
 /** @publicApi */

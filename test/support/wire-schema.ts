@@ -10,7 +10,7 @@ import addFormatsModule from 'ajv-formats';
 export const SCHEMA_URL = new URL('../spec/2026-07-28/schema.json', import.meta.url);
 
 type FormatsPlugin = typeof addFormatsModule.default;
-const addFormats: FormatsPlugin =
+export const addFormats: FormatsPlugin =
   (addFormatsModule as unknown as { default?: FormatsPlugin }).default ?? (addFormatsModule as unknown as FormatsPlugin);
 
 const SCHEMA_ID = 'https://modelcontextprotocol.io/schema/2026-07-28/schema.json';

@@ -55,3 +55,8 @@ export function sendBody(res: unknown, status: number, headers: OutgoingHttpHead
   (res as ServerResponse).writeHead(status, headers);
   (res as ServerResponse).end(body);
 }
+
+/** Answers a short plain text (a 404, a 403) through the adapter. @internal */
+export function sendText(res: unknown, status: number, text: string, headers: OutgoingHttpHeaders = {}): void {
+  sendBody(res, status, { ...headers, 'Content-Type': 'text/plain; charset=utf-8', 'X-Content-Type-Options': 'nosniff' }, text);
+}

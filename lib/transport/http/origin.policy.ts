@@ -15,7 +15,7 @@ export class OriginPolicy {
   }
 
   isAllowed(origin: string | undefined, host: string | undefined): boolean {
-    if (this.hosts && !(host !== undefined && this.hosts.has(hostname(host)))) return false;
+    if (!this.isHostAllowed(host)) return false;
     if (origin === undefined) return true;
     if (this.origins) return this.origins.has('*') || this.origins.has(origin.toLowerCase());
     try {
@@ -23,6 +23,11 @@ export class OriginPolicy {
     } catch {
       return false;
     }
+  }
+
+  /** The `Host` rule alone, for what any origin may read (the Server Card). */
+  isHostAllowed(host: string | undefined): boolean {
+    return !this.hosts || (host !== undefined && this.hosts.has(hostname(host)));
   }
 }
 

@@ -2,7 +2,7 @@ import { Controller, Get, Inject, Param, Req, Res, type Type } from '@nestjs/com
 import type { McpSettings } from '../../config/mcp-settings.js';
 import { MCP_SETTINGS } from '../../mcp.constants.js';
 import { playgroundAssets, playgroundPath } from '../../playground/index.js';
-import { nodeRequestOf, sendBody } from './http-exchange.js';
+import { nodeRequestOf, sendBody, sendText } from './http-exchange.js';
 import type { HttpRequest } from './mcp-http.transport.js';
 import { OriginPolicy } from './origin.policy.js';
 import { originRefusal } from './request-body.js';
@@ -46,11 +46,11 @@ export function createPlaygroundController(): Type & { bindEndpoint(endpoint: st
     /** The playground is on and the request passes the endpoint's Origin and Host rules; else answers 404 / 403. */
     private served(req: HttpRequest, res: unknown): boolean {
       if (!this.settings.playground) {
-        plain(res, 404, 'Not Found');
+        sendText(res, 404, 'Not Found');
         return false;
       }
       if (originRefusal(req, this.origins)) {
-        plain(res, 403, 'Forbidden: Origin or Host not allowed');
+        sendText(res, 403, 'Forbidden: Origin or Host not allowed');
         return false;
       }
       return true;
@@ -59,7 +59,7 @@ export function createPlaygroundController(): Type & { bindEndpoint(endpoint: st
     private write(req: HttpRequest, res: unknown, name: string): void {
       if (!this.served(req, res)) return;
       const asset = playgroundAssets().get(name);
-      if (!asset) return plain(res, 404, 'Not Found');
+      if (!asset) return sendText(res, 404, 'Not Found');
       const csp = asset.csp(new URL(req.url ?? '', 'http://localhost').searchParams);
       sendBody(
         res,
@@ -76,8 +76,4 @@ export function createPlaygroundController(): Type & { bindEndpoint(endpoint: st
     }
   }
   return McpPlaygroundController;
-}
-
-function plain(res: unknown, status: number, text: string): void {
-  sendBody(res, status, { 'Content-Type': 'text/plain; charset=utf-8', 'X-Content-Type-Options': 'nosniff' }, text);
 }
