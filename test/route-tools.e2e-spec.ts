@@ -40,7 +40,8 @@ const FORBIDDEN = -31003;
 
 /**
  * Controller routes marked @McpTool() (sample/rest/notes.controller.ts): each stays a REST route and
- * is a tool, with the route's own guard, the app's global ValidationPipe, its ParseIntPipe and its errors.
+ * is a tool, with its advertised schema checked, then the route's own guard, the app's global
+ * ValidationPipe, its ParseIntPipe and its errors.
  */
 describe('REST routes as tools (the sample NotesController)', () => {
   let started: StartedApp;
@@ -119,20 +120,23 @@ describe('REST routes as tools (the sample NotesController)', () => {
     }
   });
 
-  it('an invalid body gets a tool error with the field messages the REST call gets from the ValidationPipe', async () => {
-    const invalid = { title: '', tags: ['a', 2], colour: 'red' };
-    const viaRest = await rest('POST', '/notes', invalid, EDITOR);
-    expect(viaRest.status).toBe(400);
-    const messages: string[] = viaRest.json.message;
-    expect(messages).toEqual(expect.arrayContaining(['property colour should not exist', 'title should not be empty', 'each value in tags must be a string']));
-    const viaMcp = await callTool('notes_create', invalid, EDITOR);
-    expect(viaMcp.result).toEqual(expect.objectContaining({ isError: true, content: [{ type: 'text', text: messages.join('\n') }] }));
+  it('a body breaking the advertised schema is a tool error, as a provider tool answers it; what only the ValidationPipe refuses, its REST messages', async () => {
+    const before = (await rest('GET', '/notes')).json.length;
+    const invalid = await callTool('notes_create', { title: '', tags: ['a', 2] }, EDITOR);
+    expect(invalid.result).toEqual(
+      expect.objectContaining({ isError: true, content: [{ type: 'text', text: 'Invalid arguments: "title" must NOT have fewer than 1 characters; "tags[1]" must be string' }] }),
+    );
+    // An unknown property passes the schema (as for @McpArgs()); the app's ValidationPipe (forbidNonWhitelisted) still runs.
+    const unknown = { title: 'fine', colour: 'red' };
+    const viaRest = await rest('POST', '/notes', unknown, EDITOR);
+    expect(viaRest).toEqual({ status: 400, json: expect.objectContaining({ message: ['property colour should not exist'] }) });
+    expect((await callTool('notes_create', unknown, EDITOR)).result).toEqual(expect.objectContaining({ isError: true, content: [{ type: 'text', text: 'property colour should not exist' }] }));
+    expect((await rest('GET', '/notes')).json.length).toBe(before);
   });
 
-  it('a path parameter its ParseIntPipe refuses, and a missing note: the REST messages, as tool errors', async () => {
-    const badId = await rest('GET', '/notes/abc');
-    expect(badId.status).toBe(400);
-    expect((await callTool('notes_get', { id: 'abc' })).result).toEqual(expect.objectContaining({ isError: true, content: [{ type: 'text', text: badId.json.message }] }));
+  it('a path parameter that is not the integer its ParseIntPipe advertises, and a missing note: tool errors', async () => {
+    expect((await rest('GET', '/notes/abc')).status).toBe(400);
+    expect((await callTool('notes_get', { id: 'abc' })).result).toEqual(expect.objectContaining({ isError: true, content: [{ type: 'text', text: 'Invalid arguments: "id" must be integer' }] }));
     const missing = await rest('GET', '/notes/9999');
     expect(missing).toEqual({ status: 404, json: expect.objectContaining({ message: 'Note 9999 does not exist' }) });
     expect((await callTool('notes_get', { id: 9999 })).result).toEqual(expect.objectContaining({ isError: true, content: [{ type: 'text', text: 'Note 9999 does not exist' }] }));
@@ -221,12 +225,10 @@ describe('REST routes as tools (the sample NotesController)', () => {
       });
       expect(progress).toEqual([1, 2, 3]);
       expect((accepted.structuredContent as Json).imported).toHaveLength(3);
-      // The invalid body, as in 2026: the REST field messages.
+      // The invalid body, as in 2026: the schema's message, naming the nested field.
       const invalid = await client.callTool({ name: 'notes_import', arguments: { notes: [{ title: 7 }] } });
-      const viaRest = await rest('POST', '/notes/import', { notes: [{ title: 7 }] }, EDITOR);
-      expect(viaRest.json.message).toContain('notes.0.title must be a string');
       expect(invalid.isError).toBe(true);
-      expect(invalid.content).toEqual([{ type: 'text', text: viaRest.json.message.join('\n') }]);
+      expect(invalid.content).toEqual([{ type: 'text', text: 'Invalid arguments: "notes[0].title" must be string' }]);
     } finally {
       await client.close();
     }
@@ -341,7 +343,8 @@ describe('route tools: pipes in the schema, a REST filter, a 5xx, stdio, and ref
   });
 
   it('a 5xx is an internal error with a reference; the message stays in the log', async () => {
-    const call = await postMcp(started.url, rpc('tools/call', { name: 'things_fail', arguments: { reason: 'disk full' } }));
+    const owner = '0b6c1cf2-8a53-4e0e-9c53-0c7d5a2c1f10';
+    const call = await postMcp(started.url, rpc('tools/call', { name: 'things_fail', arguments: { owner, reason: 'disk full' } }));
     expect(call.body.result.isError).toBe(true);
     expect(call.body.result.content[0].text).toMatch(/^Internal error \(ref [0-9a-f]+\)$/);
     expect(call.body.result.content[0].text).not.toContain('disk full');

@@ -29,8 +29,10 @@ export interface ToolDefinition {
   readonly argumentSchema?: StandardValidator;
   /** The result's Standard Schema: its `validate` checks the structured result, and its output is sent. */
   readonly resultSchema?: StandardValidator;
-  /** The `@McpArgs()` DTO class, when arguments are transformed into one. */
+  /** The `@McpArgs()` DTO class, when arguments are transformed into one; a route tool's body DTO. */
   readonly dto?: Function;
+  /** The argument the DTO is made of, when not all of them (a route tool's body under `body`). */
+  readonly dtoArgument?: string;
   /** Arguments mirrored into `Mcp-Param-{header}` headers: property → header suffix. */
   readonly headerParams?: ReadonlyMap<string, string>;
   /** `@McpTool({ task })`: runs as a task for clients with the tasks extension; not on the wire. */

@@ -146,13 +146,13 @@ function checkToolArguments(tool: RegisteredTool, args: JsonObject): MaybePromis
       return { arguments: checked.value as JsonObject };
     });
   }
-  // A route tool has no validator: its own pipes check the arguments, with the messages REST answers with.
   if (!tool.validator) return { arguments: args };
   const check = tool.validator.validate(args);
   if (!check.ok) throw new ToolArgumentsError(check.message);
   if (!tool.dto) return { arguments: args };
-  const dto = toDtoInstance(tool.dto, args);
-  return validateDto(dto).then((problem) => {
+  const at = tool.dtoArgument;
+  const dto = toDtoInstance(tool.dto, at === undefined ? args : args[at], at);
+  return validateDto(dto, undefined, at).then((problem) => {
     if (problem) throw new ToolArgumentsError(problem);
     return { arguments: args, dto };
   });

@@ -45,7 +45,9 @@ const input = (methodName: keyof Teams) => {
 
 describe('route tool input: one object from the path, the query and the body', () => {
   it('a body DTO with a property named like a path parameter goes whole under "body"', () => {
-    const { inputSchema, layout } = input('rename');
+    const { inputSchema, layout, bodyDto } = input('rename');
+    // Its class-validator rules are checked on the `body` argument, as @McpArgs() checks its DTO.
+    expect(bodyDto).toBe(RenameDto);
     expect(inputSchema).toEqual({
       type: 'object',
       properties: {
@@ -59,7 +61,8 @@ describe('route tool input: one object from the path, the query and the body', (
   });
 
   it('@Param() whole takes the path\'s own names; a body of no class takes every other argument', () => {
-    const { inputSchema, layout } = input('open');
+    const { inputSchema, layout, bodyDto } = input('open');
+    expect(bodyDto).toBeUndefined();
     expect(inputSchema).toEqual({ type: 'object', properties: { team: { type: 'string' } }, required: ['team'] });
     expect(requestParts({ team: 'red', colour: 'blue', size: 2 }, layout)).toEqual({ params: { team: 'red' }, query: {}, body: { colour: 'blue', size: 2 } });
   });

@@ -27,8 +27,15 @@ const REFUSED_KINDS: Partial<Record<RouteParam['kind'], string>> = {
   rawBody: 'it reads the raw body',
 };
 
+/** A route's tool input: its schema, where each argument goes, and the body's DTO class (its class-validator rules are checked too). */
+export interface RouteInput {
+  inputSchema: Tool['inputSchema'];
+  layout: RouteLayout;
+  bodyDto?: Function;
+}
+
 /** The route's input schema, built from its own parameters, and where each argument goes. */
-export function buildRouteInput(route: RouteMetadata, paramTypes: readonly unknown[], source: string): { inputSchema: Tool['inputSchema']; layout: RouteLayout } {
+export function buildRouteInput(route: RouteMetadata, paramTypes: readonly unknown[], source: string): RouteInput {
   if (route.sse) throw new Error(ROUTE_REFUSED(source, 'it is an @Sse() event stream'));
   if (route.render) throw new Error(ROUTE_REFUSED(source, 'it renders a view (@Render())'));
   const named: NamedParameterSchema[] = [];
@@ -73,7 +80,8 @@ export function buildRouteInput(route: RouteMetadata, paramTypes: readonly unkno
   }
   const body = bodyLayout(wholeBody, bodyFields, named, [...params, ...query]);
   const inputSchema = composeObjectSchema(body.extra ? [...named, ...body.extra] : named, { where: `route tool ${source}` }) as Tool['inputSchema'];
-  return { inputSchema, layout: { params: unique(params), query: unique(query), body: body.layout, restToQuery: openQuery && body.layout.mode !== 'flat' } };
+  const layout: RouteLayout = { params: unique(params), query: unique(query), body: body.layout, restToQuery: openQuery && body.layout.mode !== 'flat' };
+  return { inputSchema, layout, ...(wholeBody && isDtoClass(wholeBody.type) ? { bodyDto: wholeBody.type } : {}) };
 }
 
 /**

@@ -52,10 +52,11 @@ export class McpRouteTools {
     const { source } = method;
     if (metadata.inputSchema !== undefined || metadata.parameters !== undefined) throw new Error(ROUTE_SCHEMA_GIVEN(source));
     if (handlerMethod.returnType === StreamableFile) throw new Error(ROUTE_REFUSED(source, 'it returns a StreamableFile'));
-    const { inputSchema, layout } = buildRouteInput(route, handlerMethod.paramTypes, source);
+    const { inputSchema, layout, bodyDto } = buildRouteInput(route, handlerMethod.paramTypes, source);
     const annotations = metadata.annotations ?? annotationsOf(route.method);
-    // Checked by the route's own pipes (ValidationPipe's messages, as REST answers them), not by a JSON Schema validator.
-    const { validator: _unused, ...definition } = definitions.tool(
+    // Checked as a provider tool's arguments are, whatever pipes the app has (the route's own run after):
+    // its advertised schema, then the body DTO's class-validator rules.
+    const definition = definitions.tool(
       { ...handlerMethod, params: [], argOptions: {}, paramTypes: [] },
       { ...metadata, inputSchema, ...(annotations ? { annotations } : {}) },
     );
@@ -68,6 +69,7 @@ export class McpRouteTools {
     const invoke = this.invokers.createInvoker(method, style);
     return {
       ...definition,
+      ...(bodyDto ? { dto: bodyDto, ...(layout.body.mode === 'nested' ? { dtoArgument: 'body' } : {}) } : {}),
       invoke: async (invocation) => toRouteResult(await invoke(invocation), source),
       extractsParameters: route.params.some((param) => FILLED.has(param.kind)),
       ...(metadata.hideWhenDenied ? { canList: this.invokers.createGuardProbe(method, style) } : {}),

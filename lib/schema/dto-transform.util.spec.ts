@@ -67,6 +67,10 @@ describe('toDtoInstance refuses prototype keys at any depth, naming the path', (
       expect.objectContaining({ code: -32602, message: `Invalid arguments: "${path}" is not an accepted property name` }),
     );
   });
+
+  it('names the path from where the value sits in the arguments', () => {
+    expect(() => toDtoInstance(TripDto, JSON.parse('{"title":"x","from":{"__proto__":{}}}'), 'body')).toThrow('Invalid arguments: "body.from.__proto__" is not an accepted property name');
+  });
 });
 
 describe('validateDto', () => {
@@ -82,6 +86,12 @@ describe('validateDto', () => {
     await expect(validateDto(toDtoInstance(TripDto, { ...plain, from: { name: 1 } }))).resolves.toBe('Invalid arguments: "from.name" must be a string');
     await expect(validateDto(toDtoInstance(TripDto, { ...plain, stops: [{ name: 'a' }, { name: 2 }] }))).resolves.toBe(
       'Invalid arguments: "stops[1].name" must be a string',
+    );
+  });
+
+  it('names paths from where the instance sits in the arguments', async () => {
+    await expect(validateDto(toDtoInstance(TripDto, { ...plain, seats: 3, from: { name: 1 } }), undefined, 'body')).resolves.toBe(
+      'Invalid arguments: "body.seats" must be even; "body.from.name" must be a string',
     );
   });
 

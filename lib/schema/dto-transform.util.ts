@@ -14,13 +14,14 @@ const PROTOTYPE_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
  * properties become instances too). No implicit type conversion — the arguments already passed the
  * JSON Schema — and nothing is excluded: properties the DTO does not declare are kept. A
  * `__proto__`, `constructor` or `prototype` key at any depth is refused with -32602 (invalid params).
+ * `at` names where `plain` sits in the arguments (`body`), for the message.
  * @publicApi
  */
-export function toDtoInstance<T extends object = object>(dto: (new (...args: never[]) => T) | Function, plain: unknown): T {
+export function toDtoInstance<T extends object = object>(dto: (new (...args: never[]) => T) | Function, plain: unknown, at = ''): T {
   if (plain === null || typeof plain !== 'object' || Array.isArray(plain)) {
     throw new TypeError(`Cannot build ${dto.name} from ${Array.isArray(plain) ? 'an array' : plain === null ? 'null' : typeof plain}: an object is required`);
   }
-  const refused = findPrototypeKey(plain, '');
+  const refused = findPrototypeKey(plain, at);
   if (refused !== undefined) throw new InvalidParamsError(`Invalid arguments: "${refused}" is not an accepted property name`);
   return plainToInstance(dto as new () => T, plain as object, { enableImplicitConversion: false, excludeExtraneousValues: false });
 }
@@ -29,15 +30,15 @@ export function toDtoInstance<T extends object = object>(dto: (new (...args: nev
  * Runs class-validator on a DTO instance — this catches custom validators and anything else the
  * JSON Schema cannot express. Resolves to a message naming every failing field, one failure each
  * (`Invalid arguments: "address.city" must be a string; "age" must not be less than 0`), or
- * `undefined` when the instance is valid.
+ * `undefined` when the instance is valid. `at` names where the instance sits in the arguments (`body`).
  * @publicApi
  */
-export async function validateDto(instance: object, messagePrefix = 'Invalid arguments'): Promise<string | undefined> {
+export async function validateDto(instance: object, messagePrefix = 'Invalid arguments', at = ''): Promise<string | undefined> {
   // forbidUnknownValues:false — the instance comes from plainToInstance, never an unknown object,
   // and undeclared properties are allowed (see toDtoInstance).
   const errors = await validate(instance, { forbidUnknownValues: false });
   if (errors.length === 0) return undefined;
-  return `${messagePrefix}: ${errors.flatMap((error) => describeValidationError(error, '')).join('; ')}`;
+  return `${messagePrefix}: ${errors.flatMap((error) => describeValidationError(error, at)).join('; ')}`;
 }
 
 /** The path of the first prototype key in `value` (`address.constructor`, `items[2].__proto__`), if any. */
