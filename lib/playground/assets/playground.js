@@ -844,10 +844,15 @@ const SNIPPETS = {
   },
   client({ tool, args }) {
     const transport = bearer() ? `new URL(${json(ENDPOINT)}), {\n  requestInit: { headers: { Authorization: \`Bearer \${process.env.MCP_TOKEN}\` } },\n}` : `new URL(${json(ENDPOINT)})`;
+    // Client 2.x speaks 2025 unless told otherwise: the era is always said, as the page's switch has it.
+    const [comment, mode] = era === 'legacy'
+      ? [`// ${LEGACY_VERSION}: initialize, then the call in the Mcp-Session-Id session it opens.`, "'legacy'"]
+      : [`// ${PROTOCOL_VERSION}, pinned: each request self-contained, no fallback to a 2025 session.`, `{ pin: '${PROTOCOL_VERSION}' }`];
     return [
       "import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';",
       '',
-      "const client = new Client({ name: 'my-client', version: '1.0.0' });",
+      comment,
+      `const client = new Client(\n  { name: 'my-client', version: '1.0.0' },\n  { versionNegotiation: { mode: ${mode} } },\n);`,
       `await client.connect(new StreamableHTTPClientTransport(${transport}));`,
       `const result = await client.callTool({ name: ${json(tool.name)}, arguments: ${json(args)} });`,
       'console.log(JSON.stringify(result, null, 2));',
