@@ -1051,14 +1051,12 @@ $('#era').addEventListener('change', () => {
   sessionId = undefined;
   era = $('#era').value;
   document.body.dataset.era = era;
-  document.body.dataset.era = era;
-void connect();
+  void connect();
 });
 $('#token-form').addEventListener('submit', (event) => {
   event.preventDefault();
   sessionId = undefined;
-  document.body.dataset.era = era;
-void connect();
+  void connect();
 });
 $('#clear-log').addEventListener('click', () => $('#log-entries').replaceChildren());
 document.body.dataset.era = era;
