@@ -10,7 +10,7 @@ import { HttpAppModule } from '../sample/http-app.module.js';
 import { ForecastTools } from '../sample/apps/forecast.tools.js';
 import { BillingService } from '../sample/tools/billing.service.js';
 import { describeWithChromium, launchChromium, type HeadlessBrowser } from './support/browser.js';
-import { askUpgradePlan, finished, open, openPlayground, question, switchEra, upgradePlan, type OpenPlayground } from './support/playground-page.js';
+import { askUpgradePlan, buildReport, finished, open, openPlayground, progressBar, question, switchEra, upgradePlan, type OpenPlayground } from './support/playground-page.js';
 import { writeScreenshotIfChanged } from './support/screenshot.js';
 import { callMcp, startApp, type StartedApp } from './support/mcp-http.js';
 import { PATIENCE_MS } from './support/waiting.js';
@@ -75,13 +75,7 @@ describeWithChromium('the playground in a real browser (sample app)', () => {
     await page.type('#detail input[name="data"]', 'abc');
     await page.click('#detail form button[type="submit"]');
     expect((await finished(page)).state).toBe('done');
-    const progress = await page.$eval('#detail .progress', (node) => ({
-      value: (node.querySelector('progress') as HTMLProgressElement).value,
-      max: (node.querySelector('progress') as HTMLProgressElement).max,
-      count: node.querySelector('.progress-count')!.textContent,
-      message: node.querySelector('.progress-message')!.textContent,
-    }));
-    expect(progress).toEqual({ value: 3, max: 3, count: '3/3', message: 'stored' });
+    expect(await progressBar(page)).toEqual({ value: 3, max: 3, count: '3/3', message: 'stored' });
     expect(await page.$eval('#detail .result .structured', (node) => (node as HTMLElement).innerText)).toContain('Done: processed 3 characters');
   });
 
@@ -219,6 +213,19 @@ describeWithChromium('the playground in a real browser (sample app)', () => {
     const call = entries.find(({ summary }) => / tools\/call quarterly-report · HTTP 200 · cancelled/.test(summary))!;
     const cancelled = JSON.parse(entries.find(({ summary }) => summary.startsWith('notifications/cancelled'))!.sent);
     expect(cancelled.params.requestId).toBe(JSON.parse(call.sent).id);
+    await switchEra(page, 'modern');
+  });
+
+  it("fills a finished task's bar to its total, as a 2025 call's stream does", async () => {
+    // 2026-07-28: a task, its steps read from tasks/get; the last one is reported as the task completes.
+    const task = await buildReport(page, 3);
+    expect(task).toEqual({ state: 'done', text: expect.stringContaining('task completed') });
+    expect(await page.$eval('#detail .result .text', (node) => node.textContent)).toBe('The 3-page quarterly report is ready.');
+    expect(await progressBar(page)).toEqual({ value: 3, max: 3, count: '3/3', message: '' });
+    // 2025-11-25: no task, every step a notifications/progress on the call's stream.
+    await switchEra(page, 'legacy');
+    expect((await buildReport(page, 3)).state).toBe('done');
+    expect(await progressBar(page)).toEqual({ value: 3, max: 3, count: '3/3', message: 'page 3 of 3' });
     await switchEra(page, 'modern');
   });
 

@@ -5,6 +5,7 @@ import 'reflect-metadata';
 import { afterAll, beforeAll, expect, it } from '@jest/globals';
 import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import type { IncomingMessage, Server } from 'node:http';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import type { Page } from 'puppeteer-core';
@@ -39,6 +40,14 @@ function messagesOf(output: string): Array<Record<string, any>> {
   return data.map((line) => JSON.parse(line.slice(5)));
 }
 
+/** What the app was sent: each request's HTTP method and MCP headers (those present). */
+interface SeenRequest {
+  method?: string;
+  version?: string;
+  mcpMethod?: string;
+  session?: string;
+}
+
 describeWithChromium('the playground copies the current call as code that runs', () => {
   let playground: OpenPlayground;
   let started: StartedApp;
@@ -50,6 +59,28 @@ describeWithChromium('the playground copies the current call as code that runs',
     playground = await openPlayground([HttpAppModule]);
     ({ started, page } = playground);
   }, 60_000);
+
+  /** Runs copied client code under node; returns what it printed and the requests it sent to the app. */
+  async function runClientCode(code: string): Promise<{ result: unknown; requests: SeenRequest[] }> {
+    const file = join(scratch, 'client.mjs');
+    writeFileSync(file, code);
+    const requests: SeenRequest[] = [];
+    const server = started.app.getHttpServer() as Server;
+    // Only the snippet's requests: the browser's (the page is idle meanwhile) would say HeadlessChrome.
+    const seen = (request: IncomingMessage) => {
+      if ((request.headers['user-agent'] ?? '').includes('HeadlessChrome')) return;
+      const { 'mcp-protocol-version': version, 'mcp-method': mcpMethod, 'mcp-session-id': session } = request.headers;
+      const fields = { method: request.method, version, mcpMethod, session };
+      requests.push(Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined)) as SeenRequest);
+    };
+    server.on('request', seen);
+    try {
+      const { stdout } = await run(process.execPath, [file]);
+      return { result: JSON.parse(stdout), requests };
+    } finally {
+      server.off('request', seen);
+    }
+  }
 
   afterAll(async () => {
     await playground?.close();
@@ -79,13 +110,17 @@ describeWithChromium('the playground copies the current call as code that runs',
     expect(answer.result.structuredContent).toEqual({ message: 'Hello, Ada!' });
   });
 
-  it('copies hello as official client 2.x code that node runs', async () => {
+  it('copies hello as official client 2.x code pinned to 2026-07-28, which node runs in that era', async () => {
     const code = await copy(page, 'client');
     expect(code).toContain("from '@modelcontextprotocol/client'");
-    const file = join(scratch, 'client.mjs');
-    writeFileSync(file, code);
-    const { stdout } = await run(process.execPath, [file]);
-    expect(JSON.parse(stdout)).toMatchObject({ structuredContent: { message: 'Hello, Ada!' }, content: [{ type: 'text', text: '{"message":"Hello, Ada!"}' }] });
+    expect(code).toContain("versionNegotiation: { mode: { pin: '2026-07-28' } }");
+    const { result, requests } = await runClientCode(code);
+    expect(result).toMatchObject({ structuredContent: { message: 'Hello, Ada!' }, content: [{ type: 'text', text: '{"message":"Hello, Ada!"}' }] });
+    // Each request self-contained at 2026-07-28: server/discover, then the call; no session.
+    expect(requests).toEqual([
+      { method: 'POST', version: '2026-07-28', mcpMethod: 'server/discover' },
+      { method: 'POST', version: '2026-07-28', mcpMethod: 'tools/call' },
+    ]);
   });
 
   it('copies calls as nest-mcp/testing tests that jest runs: hello, and upgrade-plan over a 2025 session with the answers given', async () => {
@@ -108,4 +143,20 @@ describeWithChromium('the playground copies the current call as code that runs',
     // The page's own run charged the user on this app (the jest run booted an app of its own).
     expect(started.app.get(BillingService).charges).toEqual([{ userId: 'user-9', plan: 'pro' }]);
   }, 120_000);
+
+  it('copies hello in the 2025-11-25 era as client 2.x code in its 2025 mode, which node runs in a session', async () => {
+    await switchEra(page, 'legacy');
+    expect(await callTool(page, 'hello', { name: 'Ada' })).toBe('done');
+    const code = await copy(page, 'client');
+    expect(code).toContain("versionNegotiation: { mode: 'legacy' }");
+    const { result, requests } = await runClientCode(code);
+    expect(result).toMatchObject({ structuredContent: { message: 'Hello, Ada!' } });
+    // initialize (no version header yet), then everything in the session it opened, at 2025-11-25.
+    const [initialize, ...inSession] = requests;
+    expect(initialize).toEqual({ method: 'POST' });
+    expect(inSession.length).toBeGreaterThanOrEqual(2);
+    const session = inSession[0].session;
+    expect(session).toEqual(expect.any(String));
+    expect(inSession).toEqual(inSession.map(({ method }) => ({ method, version: '2025-11-25', session })));
+  });
 });

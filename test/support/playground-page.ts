@@ -51,6 +51,27 @@ export function question(page: Page, message: string) {
   return page.waitForSelector(`#detail .elicitation[aria-label="${message}"]`);
 }
 
+/** The progress bar of the run in the detail panel, as it stands. */
+export function progressBar(page: Page): Promise<{ value: number; max: number; count: string; message: string }> {
+  return page.$eval('#detail .progress', (node) => ({
+    value: (node.querySelector('progress') as HTMLProgressElement).value,
+    max: (node.querySelector('progress') as HTMLProgressElement).max,
+    count: node.querySelector('.progress-count')!.textContent!,
+    message: node.querySelector('.progress-message')!.textContent!,
+  }));
+}
+
+/** Calls the sample's quarterly-report for `pages` pages, confirms it, and waits for the run to end. */
+export async function buildReport(page: Page, pages: number): Promise<{ state: string; text: string }> {
+  await open(page, 'tools', 'quarterly-report');
+  await page.type('#detail input[name="pages"]', String(pages));
+  await page.click('#detail form button[type="submit"]');
+  await question(page, `Build a ${pages}-page report? It takes about ${pages} seconds.`);
+  await page.click('#detail .elicitation input[name="confirmed"]');
+  await page.click('#detail .elicitation button[data-action="accept"]');
+  return finished(page);
+}
+
 /** Switches the page to an era (`modern`, `legacy`) and waits for the lists read in it. */
 export async function switchEra(page: Page, era: 'modern' | 'legacy'): Promise<void> {
   await page.select('#era', era);

@@ -499,6 +499,12 @@ async function run(container, method, params, render, headers = {}) {
     }
     if (text) message.textContent = text;
   };
+  /** A completed task's work is all done: a bar counting towards a total shows that total (its message was an earlier step's). */
+  const showAllDone = () => {
+    if (progress.hidden || !bar.hasAttribute('value') || bar.value >= bar.max) return;
+    showProgress(bar.max, bar.max);
+    message.textContent = '';
+  };
   const onNotification = (note) => {
     if (note.method === 'notifications/progress' && note.params?.progressToken === progressToken) showProgress(note.params.progress, note.params.total, note.params.message);
   };
@@ -583,6 +589,8 @@ async function run(container, method, params, render, headers = {}) {
       const counted = /^(\d+)\/(\d+)(?::\s*(.*))?$/.exec(task.statusMessage ?? '');
       if (counted) showProgress(Number(counted[1]), Number(counted[2]), counted[3]);
       if (task.status === 'completed') {
+        // The last step is reported as the task completes, so a poll seldom sees it, and a completed task has no statusMessage.
+        if (!task.result.isError) showAllDone();
         outcome.result = task.result;
         return finish(task.result.isError ? 'tool-error' : 'done', `task completed`, render(task.result));
       }
@@ -836,10 +844,15 @@ const SNIPPETS = {
   },
   client({ tool, args }) {
     const transport = bearer() ? `new URL(${json(ENDPOINT)}), {\n  requestInit: { headers: { Authorization: \`Bearer \${process.env.MCP_TOKEN}\` } },\n}` : `new URL(${json(ENDPOINT)})`;
+    // Client 2.x speaks 2025 unless told otherwise: the era is always said, as the page's switch has it.
+    const [comment, mode] = era === 'legacy'
+      ? [`// ${LEGACY_VERSION}: initialize, then the call in the Mcp-Session-Id session it opens.`, "'legacy'"]
+      : [`// ${PROTOCOL_VERSION}, pinned: each request self-contained, no fallback to a 2025 session.`, `{ pin: '${PROTOCOL_VERSION}' }`];
     return [
       "import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';",
       '',
-      "const client = new Client({ name: 'my-client', version: '1.0.0' });",
+      comment,
+      `const client = new Client(\n  { name: 'my-client', version: '1.0.0' },\n  { versionNegotiation: { mode: ${mode} } },\n);`,
       `await client.connect(new StreamableHTTPClientTransport(${transport}));`,
       `const result = await client.callTool({ name: ${json(tool.name)}, arguments: ${json(args)} });`,
       'console.log(JSON.stringify(result, null, 2));',
@@ -1038,14 +1051,12 @@ $('#era').addEventListener('change', () => {
   sessionId = undefined;
   era = $('#era').value;
   document.body.dataset.era = era;
-  document.body.dataset.era = era;
-void connect();
+  void connect();
 });
 $('#token-form').addEventListener('submit', (event) => {
   event.preventDefault();
   sessionId = undefined;
-  document.body.dataset.era = era;
-void connect();
+  void connect();
 });
 $('#clear-log').addEventListener('click', () => $('#log-entries').replaceChildren());
 document.body.dataset.era = era;
