@@ -221,7 +221,7 @@ describeWithChromium('the playground in a real browser (sample app)', () => {
     const task = await buildReport(page, 3);
     expect(task).toEqual({ state: 'done', text: expect.stringContaining('task completed') });
     expect(await page.$eval('#detail .result .text', (node) => node.textContent)).toBe('The 3-page quarterly report is ready.');
-    expect(await progressBar(page)).toEqual({ value: 3, max: 3, count: '3/3', message: '' });
+    expect(await progressBar(page)).toEqual({ value: 3, max: 3, count: '3/3', message: 'page 3 of 3' });
     // 2025-11-25: no task, every step a notifications/progress on the call's stream.
     await switchEra(page, 'legacy');
     expect((await buildReport(page, 3)).state).toBe('done');

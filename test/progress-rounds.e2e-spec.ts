@@ -213,6 +213,8 @@ describe('progress across the runs of a task: its statusMessage moves forward on
     reached.done.open();
     const done = await pollTask(started.url, taskId, (task) => task.status === 'completed');
     expect(done.result.content).toEqual([{ type: 'text', text: 'atlas in ts' }]);
+    // A completed task keeps its last step: a poller that missed it still reads it.
+    expect(done.statusMessage).toBe('3/3: done');
 
     const [noted] = [...store.statusMessages].filter(([key]) => key.endsWith(taskId)).map(([, messages]) => messages);
     expect(noted).toEqual(['1/3: started', '2/3: named', '3/3: done']);

@@ -92,10 +92,14 @@ function touched(record: TaskRecord, now: number, change: Partial<TaskRecord>): 
   return { ...record, ...change, lastUpdatedAt: new Date(now).toISOString() };
 }
 
-/** The handler settled: a result (tool errors included) completes the task, a JSON-RPC error fails it. */
+/**
+ * The handler settled: a result (tool errors included) completes the task, keeping the last progress
+ * it reported as its message (a poller that missed the last step still reads it); a JSON-RPC error
+ * fails it, with the error's message.
+ */
 export function finished(record: TaskRecord, now: number, outcome: { result: Result } | { error: JsonRpcErrorObject }): TaskRecord | undefined {
   if (isTerminal(record)) return undefined; // cancelled meanwhile (or declared dead): late output is dropped
-  if ('result' in outcome) return touched(record, now, { status: 'completed', result: outcome.result, statusMessage: undefined, pending: undefined });
+  if ('result' in outcome) return touched(record, now, { status: 'completed', result: outcome.result, pending: undefined });
   return touched(record, now, { status: 'failed', error: outcome.error, statusMessage: outcome.error.message, pending: undefined });
 }
 

@@ -27,6 +27,7 @@ import {
   type TaskRecord,
 } from './task-record.js';
 import { TaskStore } from './task-store.js';
+import type { ProgressSink } from '../progress/index.js';
 import { FairShares } from '../store/fair-shares.js';
 
 /** Runs the tool's handler for one run of a task: the result, or an input_required result from TaskRounds. */
@@ -148,16 +149,19 @@ export class TaskRunner implements OnModuleInit, OnApplicationShutdown {
     heartbeat.unref();
     const meta = parseRequestMeta(record.call.params);
     const rounds = new TaskRounds(record.rounds, meta.clientCapabilities);
+    const progress = this.progressWriter(taskId);
     const call: McpCall = {
       request: { jsonrpc: '2.0', id: record.call.requestId, method: 'tools/call', params: record.call.params },
       // The tools/call stream ended with the CreateTaskResult: nothing about the task is sent on it.
       meta: { ...meta, progressToken: undefined },
       signal: abort.signal,
       notify: () => undefined,
-      progressSink: this.progressSink(taskId),
+      progressSink: progress.sink,
       httpRequest,
     };
     void execute(call, rounds)
+      // The outcome is written after the progress reported before it, so the record never steps back.
+      .then((result) => progress.written().then(() => result))
       .then((result) =>
         this.stopped
           ? undefined
@@ -192,10 +196,13 @@ export class TaskRunner implements OnModuleInit, OnApplicationShutdown {
     }
   }
 
-  /** Progress becomes the task's statusMessage ("2/5: message"), written in order, one write at a time. */
-  private progressSink(taskId: string) {
+  /**
+   * Progress becomes the task's statusMessage ("2/5: message"), written in order, one write at a time;
+   * `written()` resolves once every write asked for so far is done (or failed, and was logged).
+   */
+  private progressWriter(taskId: string): { sink: ProgressSink; written: () => Promise<void> } {
     let writes = Promise.resolve();
-    return (progress: number, total?: number, message?: string) => {
+    const sink: ProgressSink = (progress, total, message) => {
       const text = `${progress}${total !== undefined ? `/${total}` : ''}${message !== undefined ? `: ${message}` : ''}`;
       writes = writes
         .then(() => this.tasks.update(taskId, (current, now) => withStatusMessage(current, now, text)))
@@ -204,6 +211,7 @@ export class TaskRunner implements OnModuleInit, OnApplicationShutdown {
           (error: unknown) => this.logger.warn(`Task ${taskId}: could not record progress: ${(error as Error).message}`),
         );
     };
+    return { sink, written: () => writes };
   }
 
   private change(taskId: string, change: Parameters<TaskStore['update']>[1]) {

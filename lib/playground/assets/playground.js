@@ -499,12 +499,6 @@ async function run(container, method, params, render, headers = {}) {
     }
     if (text) message.textContent = text;
   };
-  /** A completed task's work is all done: a bar counting towards a total shows that total (its message was an earlier step's). */
-  const showAllDone = () => {
-    if (progress.hidden || !bar.hasAttribute('value') || bar.value >= bar.max) return;
-    showProgress(bar.max, bar.max);
-    message.textContent = '';
-  };
   const onNotification = (note) => {
     if (note.method === 'notifications/progress' && note.params?.progressToken === progressToken) showProgress(note.params.progress, note.params.total, note.params.message);
   };
@@ -589,8 +583,7 @@ async function run(container, method, params, render, headers = {}) {
       const counted = /^(\d+)\/(\d+)(?::\s*(.*))?$/.exec(task.statusMessage ?? '');
       if (counted) showProgress(Number(counted[1]), Number(counted[2]), counted[3]);
       if (task.status === 'completed') {
-        // The last step is reported as the task completes, so a poll seldom sees it, and a completed task has no statusMessage.
-        if (!task.result.isError) showAllDone();
+        // A completed task keeps its last step as its statusMessage (shown above), the one a poll seldom catches before it completes.
         outcome.result = task.result;
         return finish(task.result.isError ? 'tool-error' : 'done', `task completed`, render(task.result));
       }
