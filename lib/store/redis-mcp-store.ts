@@ -191,7 +191,9 @@ export class RedisMcpStore implements McpStore {
 
   async claimOnce(key: string, ttlMs: number, scope?: McpRecordScope): Promise<boolean> {
     const connection = this.durability.connection();
-    return (await this.write('nx', key, 'true', ttlMs, scope)) && this.keepClaim(key, connection);
+    if (!(await this.write('nx', key, 'true', ttlMs, scope))) return false;
+    const replicas = this.durability.replicasFor(connection);
+    return replicas === 0 || this.keepClaim(key, connection, replicas);
   }
 
   /**
@@ -263,16 +265,17 @@ export class RedisMcpStore implements McpStore {
 
   /**
    * A claim just written over `connection`, answered only once a failover cannot lose it: with
-   * replicas online, `WAIT 1` on that connection. An answer that came back over another connection
-   * (ioredis reconnected) may come from another Redis: StoreUnavailableError. When no replica
-   * acknowledges in time, ReplicaLagError. Either way the round does not run and the claim is taken
-   * back, so the client's retry is claimed afresh rather than told the requestState was used.
+   * replicas online (`replicasFor`, as RedisDurability counts them), `WAIT 1` on that connection. An
+   * answer that came back over another connection (ioredis reconnected) may come from another Redis:
+   * StoreUnavailableError. When no replica acknowledges in time, ReplicaLagError. Either way the round
+   * does not run and the claim is taken back, so the client's retry is claimed afresh rather than told
+   * the requestState was used.
    */
-  private async keepClaim(key: string, connection: object | undefined): Promise<true> {
+  private async keepClaim(key: string, connection: object | undefined, replicasFor: MaybePromise<number>): Promise<true> {
     try {
-      if (!connection) throw new StoreUnavailableError();
-      const replicas = await this.durability.replicasFor(connection);
+      const replicas = await replicasFor;
       if (replicas === 0 || !this.client.wait) return true;
+      if (!connection) throw new StoreUnavailableError();
       const acknowledged = await this.durability.acknowledged(connection, () => this.guarded('claim', () => this.client.wait!(1, REPLICA_ACK_TIMEOUT_MS)));
       if (this.durability.connection() !== connection) throw new StoreUnavailableError();
       if (acknowledged >= 1) return true;
