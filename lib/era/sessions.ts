@@ -10,6 +10,7 @@ import { MCP_SEAL_KEYS, MCP_SETTINGS, MCP_STORE } from '../mcp.constants.js';
 import type { SealKeys } from '../mrtr/request-state.key.js';
 import { FairShares } from '../store/fair-shares.js';
 import type { McpStore } from '../store/mcp-store.js';
+import { mayHaveForgotten } from '../store/remembers-since.js';
 import { LegacySessionCodec, type McpSession } from './session.js';
 import { SessionNotFoundError } from './wire-2025.js';
 
@@ -60,11 +61,16 @@ export class LegacySessions implements OnModuleInit {
   /**
    * The live session an `Mcp-Session-Id` names, for `principal` (who sends this message): SessionNotFoundError
    * (404) when it is unknown, expired, ended, or was opened by someone else — told exactly as an unknown
-   * session, so a session id held by another user reveals nothing.
+   * session, so a session id held by another user reveals nothing. Also when it was opened before the
+   * store may have lost records (McpStore.remembersSince): whether it was ended is unknown, and the
+   * client initializes a new one.
    */
   async resolve(sessionId: string, principal: string | undefined): Promise<McpSession> {
     const session = this.open(sessionId);
-    if (!session || session.principal !== principal || (await this.store.get(ENDED_PREFIX + session.id)) !== undefined) throw new SessionNotFoundError();
+    if (!session || session.principal !== principal) throw new SessionNotFoundError();
+    const forgotten = mayHaveForgotten(this.store, session.issuedAt);
+    if (forgotten !== false && (await forgotten)) throw new SessionNotFoundError();
+    if ((await this.store.get(ENDED_PREFIX + session.id)) !== undefined) throw new SessionNotFoundError();
     return session;
   }
 

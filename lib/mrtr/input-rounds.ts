@@ -10,6 +10,7 @@ import type {
 } from '../protocol/wire.types.js';
 import { validateElicitResponse } from '../elicitation/elicit-response.validator.js';
 import type { McpRecordScope, McpStore } from '../store/mcp-store.js';
+import { mayHaveForgotten } from '../store/remembers-since.js';
 import { callStore } from '../store/store-call.js';
 import { digestArguments, fingerprint } from './fingerprint.util.js';
 import { InputRequiredSignal } from './input-required.signal.js';
@@ -59,6 +60,9 @@ export interface InputRoundsParams {
 }
 
 export const REQUEST_STATE_REUSED = 'requestState was already used: start the call over without requestState';
+/** A requestState sealed before the store may have lost its claims: whether it was spent is unknown. */
+export const REQUEST_STATE_FORGOTTEN =
+  "requestState was issued before the server's store restarted or failed over (it may have lost which rounds were used): start the call over without requestState";
 
 const IDEMPOTENCY_HINT =
   'The handler must ask the same questions, in the same order, on every run up to its last elicit(): ' +
@@ -106,11 +110,15 @@ export class InputRounds implements CallRounds {
    * here or on any instance sharing the store, is -32602. Call before the handler runs. A store with
    * no room for the claim, or a caller holding its share of claims, refuses the round (-31503 or
    * -31429, retryable): the token stays unspent, and a spent one is still refused as spent (the claim
-   * is kept until the token expires, never evicted).
+   * is kept until the token expires, never evicted). A token issued before the store may have lost
+   * its claims (McpStore.remembersSince) is refused too (-32602): whether it was spent is unknown, so
+   * it is taken as spent.
    */
   async claimState(): Promise<void> {
     const state = this.state;
     if (!state) return;
+    const forgotten = await callStore('tell since when it holds every claim', async () => mayHaveForgotten(this.services.store, state.issuedAt));
+    if (forgotten) throw new InvalidParamsError(REQUEST_STATE_FORGOTTEN);
     const ttlMs = this.services.codec.remainingTtlMs(state);
     const first = await callStore('claim a requestState', () => this.services.store.claimOnce(`request-state:${state.id}`, ttlMs, this.call.claimScope ?? { kind: 'claim' }));
     if (!first) throw new InvalidParamsError(REQUEST_STATE_REUSED);

@@ -47,6 +47,7 @@ const ALWAYS_PRUNED = 1_000;
  * instances behind a load balancer need a shared store (RedisMcpStore) instead. Each record kind has
  * its own budget, records written without a kind share what the budgets leave of `maxEntries`, and
  * a live entry is never dropped to make room: a full budget (or scope limit) refuses the new record.
+ * It remembers since its creation: after a restart, what the previous process sealed is refused.
  * @publicApi
  */
 export class InMemoryMcpStore implements McpStore {
@@ -58,6 +59,8 @@ export class InMemoryMcpStore implements McpStore {
   /** The groups of scope limits that hold records, by kind and id. */
   private readonly limited = new Map<string, Group>();
   private readonly warnings: RefusalWarnings;
+  /** A new process starts with nothing: what was sealed before it may have been used or ended. */
+  private readonly createdAt: number;
 
   constructor(options: InMemoryMcpStoreOptions = {}) {
     const maxEntries = options.maxEntries ?? DEFAULT_STORE_MAX_ENTRIES;
@@ -66,6 +69,7 @@ export class InMemoryMcpStore implements McpStore {
     this.unscoped = new Group(unscopedRoom(maxEntries, budgets));
     this.clock = options.clock ?? Date.now;
     this.warnings = new RefusalWarnings(this.clock);
+    this.createdAt = this.clock();
   }
 
   /** Entries held, expired ones not yet removed included. */
@@ -110,6 +114,11 @@ export class InMemoryMcpStore implements McpStore {
 
   async close(): Promise<void> {
     for (const key of [...this.entries.keys()]) this.remove(key);
+  }
+
+  /** When the store was created: it has held every record written since. */
+  remembersSince(): number {
+    return this.createdAt;
   }
 
   /** The unexpired entry under `key`; an expired one is removed on the way. */

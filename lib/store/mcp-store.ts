@@ -1,3 +1,4 @@
+import type { MaybePromise } from '../protocol/maybe-promise.js';
 import type { JsonValue } from '../protocol/wire.types.js';
 
 /**
@@ -72,4 +73,13 @@ export interface McpStore {
   delete(key: string): Promise<void>;
   /** Releases connections. The module calls it at shutdown for the stores it opened itself. */
   close?(): Promise<void>;
+  /**
+   * Epoch ms since when the store holds every record written to it: a store that may have lost
+   * records (a restarted process's memory, a Redis restarted, emptied or failed over) answers the
+   * moment it noticed. The module refuses what was sealed before it, since whether it was used or
+   * ended is no longer known: a requestState is -32602 (start the call over), a 2025 session 404.
+   * A number when known; a promise while the store learns it (after a reconnect), rejecting when it
+   * cannot. Without it the module trusts the store never to forget.
+   */
+  remembersSince?(): MaybePromise<number>;
 }

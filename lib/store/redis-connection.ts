@@ -22,6 +22,9 @@ export async function openRedis(url: string, role: string): Promise<{ client: Io
   const client = new Redis(url, {
     lazyConnect: true,
     enableOfflineQueue: false,
+    // A command in flight when the connection drops fails instead of being sent again once it is back:
+    // the Redis that answers then may be another one (restarted, failed over) that forgot what was checked.
+    autoResendUnfulfilledCommands: false,
     maxRetriesPerRequest: 1,
     commandTimeout: REDIS_COMMAND_TIMEOUT_MS,
     // Dropping a connection to an unreachable Redis has nothing to wait for (ioredis waits 2 s).

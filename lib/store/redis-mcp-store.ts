@@ -2,8 +2,10 @@ import { Logger } from '@nestjs/common';
 import { createHash } from 'node:crypto';
 import { DEFAULT_STORE_KEY_PREFIX, DEFAULT_STORE_MAX_ENTRIES } from '../mcp.constants.js';
 import { isMcpError } from '../protocol/mcp.error.js';
+import type { MaybePromise } from '../protocol/maybe-promise.js';
 import type { JsonValue } from '../protocol/wire.types.js';
 import { openRedis } from './redis-connection.js';
+import { MARK_SCRIPT, MARKER_KEY, RedisDurability, REPLICA_ACK_TIMEOUT_MS, ReplicaLagError } from './redis-durability.js';
 import type { McpRecordKind, McpRecordLimit, McpRecordScope, McpStore } from './mcp-store.js';
 import { ClientLimitError, RECORD_KINDS, RefusalWarnings, requirePositiveTtl, StoreFullError, StoreUnavailableError, storeBudgets, unscopedRoom, type McpStoreBudgets } from './store-limits.js';
 
@@ -17,6 +19,21 @@ export interface RedisCommands {
   config?(subcommand: 'GET', parameter: string): Promise<unknown>;
   quit(): Promise<unknown>;
   disconnect(): void;
+  /**
+   * `WAIT numreplicas timeout`, so a claim counts only once a replica holds it when Redis has
+   * replicas (optional: without it claims are not waited for).
+   */
+  wait?(numReplicas: number, timeoutMs: number): Promise<number>;
+  /**
+   * ioredis's connection state and socket, and its 'ready' event on each (re)connect: the store learns
+   * on each connection whether Redis may have lost records, and uses nothing learned over an earlier
+   * one (optional: a client without them is checked once a second, so a restart may go unnoticed
+   * that long). Give such a client `enableOfflineQueue: false` and `autoResendUnfulfilledCommands:
+   * false`, as `connect()` does, so no command reaches a Redis it was not meant for.
+   */
+  readonly status?: string;
+  readonly stream?: object;
+  on?(event: 'ready', listener: () => void): unknown;
 }
 
 export interface RedisMcpStoreOptions {
@@ -113,6 +130,8 @@ type Budget = McpRecordKind | 'unscoped';
 /**
  * A store shared by every instance that points at the same Redis: `claimOnce` is `SET key 1 NX PX ttl`,
  * so a requestState used on one instance is refused on all the others; `compareAndSet` is a Lua script.
+ * With replicas online a claim is answered once one holds it, and `remembersSince` says when Redis may
+ * have lost records (see RedisDurability).
  * @publicApi
  */
 export class RedisMcpStore implements McpStore {
@@ -121,6 +140,8 @@ export class RedisMcpStore implements McpStore {
   private readonly warnings = new RefusalWarnings(Date.now);
   /** Where Redis is, for log lines (never the password). */
   private where = 'Redis';
+  /** Since when Redis holds every record, and the replicas a claim must reach; see RedisDurability. */
+  private readonly durability: RedisDurability;
 
   /** Wraps a client you manage (e.g. `new Redis(url)` from ioredis); close() quits it. */
   constructor(
@@ -131,6 +152,7 @@ export class RedisMcpStore implements McpStore {
     const maxEntries = options.maxEntries ?? DEFAULT_STORE_MAX_ENTRIES;
     const budgets = storeBudgets(maxEntries, options.budgets);
     this.limits = { ...budgets, unscoped: unscopedRoom(maxEntries, budgets) };
+    this.durability = new RedisDurability(client, () => this.mark(), () => this.where);
   }
 
   /**
@@ -142,6 +164,8 @@ export class RedisMcpStore implements McpStore {
     const { client, where } = await openRedis(url, 'store');
     const store = new RedisMcpStore(client, options);
     store.where = `Redis at ${where}`;
+    // The store starts serving with Redis's marker read (or set): a claim need not wait for it.
+    await store.durability.learn().catch(() => undefined);
     return store;
   }
 
@@ -176,7 +200,20 @@ export class RedisMcpStore implements McpStore {
   }
 
   async claimOnce(key: string, ttlMs: number, scope?: McpRecordScope): Promise<boolean> {
-    return this.write('nx', key, 'true', ttlMs, scope);
+    const connection = this.durability.connection();
+    if (!(await this.write('nx', key, 'true', ttlMs, scope))) return false;
+    const replicas = this.durability.replicasFor(connection);
+    return replicas === 0 || this.keepClaim(key, connection, replicas);
+  }
+
+  /**
+   * Since when Redis holds every record written to it: when the store first saw this Redis process
+   * (its `run_id`) with the records, by Redis's clock. A restart (even one that reloads a snapshot or
+   * an append-only file, which may lack the last writes), a failover to a replica and a Redis that came
+   * back empty all move it. Learned again on every reconnect; until then, calls wait for it.
+   */
+  remembersSince(): MaybePromise<number> {
+    return this.durability.remembersSince();
   }
 
   async get<T extends JsonValue = JsonValue>(key: string): Promise<T | undefined> {
@@ -243,6 +280,35 @@ export class RedisMcpStore implements McpStore {
       }
     }
     return this.client.eval(script, keys.length, ...keys, ...args);
+  }
+
+  /**
+   * A claim just written over `connection`, answered only once a failover cannot lose it: with
+   * replicas online (`replicasFor`, as RedisDurability counts them), `WAIT 1` on that connection. An
+   * answer that came back over another connection (ioredis reconnected) may come from another Redis:
+   * StoreUnavailableError. When no replica acknowledges in time, ReplicaLagError. Either way the round
+   * does not run and the claim is taken back, so the client's retry is claimed afresh rather than told
+   * the requestState was used.
+   */
+  private async keepClaim(key: string, connection: object | undefined, replicasFor: MaybePromise<number>): Promise<true> {
+    try {
+      const replicas = await replicasFor;
+      if (replicas === 0 || !this.client.wait) return true;
+      if (!connection) throw new StoreUnavailableError();
+      const acknowledged = await this.durability.acknowledged(connection, () => this.guarded('claim', () => this.client.wait!(1, REPLICA_ACK_TIMEOUT_MS)));
+      if (this.durability.connection() !== connection) throw new StoreUnavailableError();
+      if (acknowledged >= 1) return true;
+      this.durability.replicaLate();
+      throw new ReplicaLagError();
+    } catch (error) {
+      await this.delete(key).catch(() => undefined);
+      throw error;
+    }
+  }
+
+  /** Reads (or sets) Redis's marker: see MARK_SCRIPT. */
+  private mark(): Promise<unknown> {
+    return this.guarded(undefined, () => this.script(MARK_SCRIPT.script, MARK_SCRIPT.sha, [this.keyPrefix + MARKER_KEY], []));
   }
 
   private budgetKey(budget: Budget): string {
