@@ -7,7 +7,7 @@ import { Client as ModernClient, StreamableHTTPClientTransport as ModernTranspor
 import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as LegacyTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
-import { McpModule } from '../lib/index.js';
+import { InMemoryMcpStore, McpModule } from '../lib/index.js';
 import { sealKeyId } from '../lib/mrtr/request-state.key.js';
 import { BillingService } from '../sample/tools/billing.service.js';
 import { callTool, randomSecret } from './support/interactive-http.js';
@@ -79,6 +79,9 @@ describe('rotating mocapi.mrtr.secret (e2e)', () => {
   describe('one instance restarted: A, then B current with A previous, then B alone', () => {
     let server: ReliabilityApp;
     const clients: Array<{ close(): Promise<void> }> = [];
+    // The store outlives the restarts, as Redis does: a process's own memory would not, and what was sealed
+    // before a store that forgot is refused whatever the keys (store-forgets.e2e-spec.ts).
+    const store = { instance: new InMemoryMcpStore() };
 
     /** Stops the instance and starts it again on the same address with `mrtr`. */
     async function restart(mrtr: ReliabilityOptions['mrtr']): Promise<void> {
@@ -89,7 +92,7 @@ describe('rotating mocapi.mrtr.secret (e2e)', () => {
       // process listens (else a client may write its next request into a connection already closed).
       http.closeAllConnections();
       await new Promise((resolve) => setImmediate(resolve));
-      server = await startReliabilityApp({ mrtr, port: server.port });
+      server = await startReliabilityApp({ mrtr, store, port: server.port });
     }
 
     /** Round 1 of upgrade-plan by raw HTTP: its requestState, not used yet. */
@@ -100,7 +103,7 @@ describe('rotating mocapi.mrtr.secret (e2e)', () => {
     }
 
     beforeAll(async () => {
-      server = await startReliabilityApp({ mrtr: { secret: A } });
+      server = await startReliabilityApp({ mrtr: { secret: A }, store });
     });
 
     afterAll(async () => {

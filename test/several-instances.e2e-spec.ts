@@ -219,22 +219,28 @@ describe('three instances behind round-robin nginx, one real Redis (e2e)', () =>
     } finally {
       redis = await startRedis(redisServer, port);
     }
-    // Back by themselves: the store answers again, and every instance's bus connection has subscribed again
-    // (Redis counts the subscribers of the answers channel; an empty message is ignored by each).
+    // Back by themselves: the store answers again on every instance. The Redis that came back (no persistence)
+    // lost its records, so the session opened before is refused as unknown (404: whether it was ended is lost),
+    // and every instance's bus connection has subscribed again (Redis counts the subscribers of the answers
+    // channel; an empty message is ignored by each).
     const sessionId = sessionIdOf(client);
     const ping = (url: string) => postMcp(url, { jsonrpc: '2.0', id: 10, method: 'ping', params: {} }, { headers: legacySessionHeaders(sessionId), skipSchema: true });
-    await until(async () => (await Promise.all(instances.map(async ({ url }) => (await ping(url)).status))).every((status) => status === 200), "every instance's store to answer again");
+    await until(async () => (await Promise.all(instances.map(async ({ url }) => (await ping(url)).status))).every((status) => status === 404), "every instance's store to answer again");
+    expect((await ping(a.url)).body.error.code).toBe(-32001);
+    await client.close();
     const raw = new Redis(redis.url);
     try {
       await until(async () => (await raw.publish('nest-mcp:bus:answers', '{}')) === instances.length, 'every instance to listen on the bus again');
     } finally {
       raw.disconnect();
     }
-    // Each instance's publishing connection reconnects on its own schedule (ioredis backs off up to 2 s), and an
-    // answer relayed before the holder can publish its receipt is refused (503): the client's bound ends that try.
-    await until(() => elicitationCalls(client, { timeout: 3_000 }).then(() => true, () => false), 'an elicitation through round-robin to complete again');
-    expect(await elicitationCalls(client)).toBe(3);
-    await client.close();
+    // A new session works through round-robin. Each instance's publishing connection reconnects on its own
+    // schedule (ioredis backs off up to 2 s), and an answer relayed before the holder can publish its receipt is
+    // refused (503): the client's bound ends that try.
+    const fresh = await connect(proxy.url);
+    await until(() => elicitationCalls(fresh, { timeout: 3_000 }).then(() => true, () => false), 'an elicitation through round-robin to complete again');
+    expect(await elicitationCalls(fresh)).toBe(3);
+    await fresh.close();
   }, 120_000);
 
   it('kill -9 of one instance under load: every call completes or fails with a clear error, and the survivors keep completing', async () => {
