@@ -2,6 +2,7 @@ import { Logger } from '@nestjs/common';
 import { createHash } from 'node:crypto';
 import type { MaybePromise } from '../protocol/maybe-promise.js';
 import { McpError } from '../protocol/mcp.error.js';
+import { RateLimitedWarnings } from '../protocol/rate-limited-warnings.js';
 import { McpStoreErrorCode, StoreUnavailableError } from './store-limits.js';
 
 /**
@@ -40,8 +41,6 @@ export const MARKER_KEY = 'remembers-since';
 const RELEARN_MS = 1_000;
 /** How long a claim waits for a replica to acknowledge it (less than a command's timeout, so WAIT answers first). */
 export const REPLICA_ACK_TIMEOUT_MS = 1_000;
-/** At most one warning in this window about replicas that did not acknowledge. */
-const WARNING_INTERVAL_MS = 10_000;
 
 /** What RedisDurability looks at on the store's client: ioredis's connection state and socket. @internal */
 export interface ConnectionView {
@@ -70,9 +69,9 @@ export class RedisDurability {
   private learning: { connection: object; promise: Promise<Learned> } | undefined;
   /** The WAIT about to be sent on a connection: claims answered before it goes out join it. */
   private nextWait: { connection: object; acknowledged: Promise<number> } | undefined;
-  private warnedAt = -Infinity;
   private warnedNoInfo = false;
   private readonly logger = new Logger('McpStore');
+  private readonly lateReplicas = new RateLimitedWarnings(this.logger);
 
   constructor(
     private readonly client: ConnectionView,
@@ -134,14 +133,11 @@ export class RedisDurability {
 
   /** No replica acknowledged a claim in time: warns (once per 10 s) and counts the replicas again. */
   replicaLate(): void {
-    const now = Date.now();
-    if (now - this.warnedAt >= WARNING_INTERVAL_MS) {
-      this.warnedAt = now;
-      this.logger.warn(
-        `No replica of ${this.where()} acknowledged a requestState claim within ${REPLICA_ACK_TIMEOUT_MS} ms: ` +
-          'the claim is taken back and the round refused with -31503 (HTTP 503, Retry-After) until a replica keeps up or leaves',
-      );
-    }
+    this.lateReplicas.warn(
+      'late',
+      `No replica of ${this.where()} acknowledged a requestState claim within ${REPLICA_ACK_TIMEOUT_MS} ms: ` +
+        'the claim is taken back and the round refused with -31503 (HTTP 503, Retry-After) until a replica keeps up or leaves',
+    );
     void this.learn().catch(() => undefined);
   }
 
