@@ -79,7 +79,8 @@ const SUBJECTS = [
   { key: 'node-http', server: 'node-http', adapter: 'express', label: 'bare node:http (physical limit)' },
   // This server also runs the MRTR rows: a requestState lives 10 s, so ~900 flows/s (3 claims each) stay within
   // the default claims budget however long the run (with the default TTL the budget fills and refuses: -31503).
-  { key: 'nest-mcp', server: 'nest-mcp', env: { MOCAPI_MRTR_TTL: 'PT10S' }, adapter: 'express', label: 'nest-mcp (tool without enhancers: direct call)' },
+  // One load generator is one client to the module (one address): its share is the whole store here.
+  { key: 'nest-mcp', server: 'nest-mcp', env: { MOCAPI_MRTR_TTL: 'PT10S', MOCAPI_STORE_CLIENT_SHARE: '1' }, adapter: 'express', label: 'nest-mcp (tool without enhancers: direct call)' },
   { key: 'nest-mcp-guarded', server: 'nest-mcp', tool: 'guarded', adapter: 'express', label: 'nest-mcp, tool with a guard and an interceptor (enhancer path)' },
   { key: 'floor-fastify', server: 'plain-nest', env: { ...FASTIFY, ...RAW }, adapter: 'fastify', label: 'plain Nest @Post() on Fastify + hijacked raw write (Fastify floor)' },
   { key: 'json-fastify', server: 'plain-nest', env: FASTIFY, adapter: 'fastify', label: 'plain Nest @Post() on Fastify through reply.send (info)' },
@@ -441,7 +442,7 @@ async function main() {
   // Each flow leaves 3 one-time claims in the store until their TTL (1 s here). The claims budget is below
   // one batch's worth, so it fills and has its expired claims removed from the first batch on (a live one
   // is never dropped), and the later batches show what else would grow.
-  const memFlows = await memory('nest-mcp', 'mrtr', { MOCAPI_STORE_MAX_ENTRIES: String(MRTR_STORE_ENTRIES), MOCAPI_MRTR_TTL: MRTR_TTL });
+  const memFlows = await memory('nest-mcp', 'mrtr', { MOCAPI_STORE_MAX_ENTRIES: String(MRTR_STORE_ENTRIES), MOCAPI_MRTR_TTL: MRTR_TTL, MOCAPI_STORE_CLIENT_SHARE: '1' });
   log('5. requestState one-time claim, memory and Redis (bench/store-claim.mjs)');
   const claimed = await claimFigures({ quick: QUICK });
   log(`6. stdio start: spawn to the first server/discover answer, ${CFG.stdioRuns} spawns per subject (bench/stdio-start.mjs)`);

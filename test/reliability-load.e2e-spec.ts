@@ -24,18 +24,22 @@ const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
 
 describe(`load: ${CLIENTS} concurrent clients for ${SECONDS} s of mixed calls on the sample AppModule (e2e)`, () => {
   let started: ReliabilityApp;
-  let previousSecret: string | undefined;
+  // The 50 clients all connect from 127.0.0.1, so the module sees one client: its share is the whole store
+  // here (a load test, not a fairness one: fair-shares.e2e-spec.ts tells clients apart by address).
+  const settings = { MOCAPI_MRTR_SECRET: randomSecret(), MOCAPI_STORE_CLIENT_SHARE: '1' };
+  const previous = Object.fromEntries(Object.keys(settings).map((key) => [key, process.env[key]]));
 
   beforeAll(async () => {
-    previousSecret = process.env.MOCAPI_MRTR_SECRET;
-    process.env.MOCAPI_MRTR_SECRET = randomSecret();
+    Object.assign(process.env, settings);
     started = await startReliabilityApp({ logger: ['error'] }, AppModule as never);
   });
 
   afterAll(async () => {
     await started?.app.close();
-    if (previousSecret === undefined) delete process.env.MOCAPI_MRTR_SECRET;
-    else process.env.MOCAPI_MRTR_SECRET = previousSecret;
+    for (const [key, value] of Object.entries(previous)) {
+      if (value === undefined) delete process.env[key];
+      else process.env[key] = value;
+    }
   });
 
   it(
