@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { McpArg, McpModule, McpTool, RedisMcpStore, ToolContext, type McpModuleOptions, type McpToolContext } from '../lib/index.js';
 import { findBinary, missingBinary, startRedis, type LocalService } from './support/local-services.js';
-import { callMcp, LEGACY_HEADERS, legacyInitialize, legacySessionHeaders, postMcp, startApp, type Json, type StartedApp } from './support/mcp-http.js';
+import { callMcp, LEGACY_HEADERS, legacyInitialize, legacySessionHeaders, postMcp, rpc, sseEvents, standardHeaders, startApp, type Json, type StartedApp } from './support/mcp-http.js';
 import { createTask, pollTask, TASKS, taskCall, WITH_TASKS, WITHOUT_TASKS } from './support/tasks-http.js';
 import { assertLegacyServerMessage, assertMatchesDef } from './support/wire-schema.js';
 
@@ -178,6 +178,22 @@ describe('Tools as tasks (e2e, real HTTP)', () => {
     expect(get.body.error.code).toBe(-32601);
     for (const [reply, method] of [[plain, 'tools/call'], [required, 'tools/call'], [get, 'tasks/get']] as const) {
       for (const message of reply.messages) assertLegacyServerMessage(message, method);
+    }
+  });
+
+  it('refuses a subscriptions/listen that asks for task notifications without the extension (-32021); with it, the listen is acknowledged without taskIds, as none are sent', async () => {
+    const undeclared = await callMcp(started.url, 'subscriptions/listen', { notifications: { taskIds: ['some-task'] } }, { meta: WITHOUT_TASKS });
+    expect(undeclared.status).toBe(400);
+    expect(undeclared.body.error).toMatchObject({ code: -32021, data: { requiredCapabilities: { extensions: { [TASKS]: {} } } } });
+    const body = rpc('subscriptions/listen', { notifications: { taskIds: ['some-task'], toolsListChanged: true } }, { meta: WITH_TASKS });
+    const stop = new AbortController();
+    const response = await fetch(started.url, { method: 'POST', headers: standardHeaders(body), body: JSON.stringify(body), signal: stop.signal });
+    try {
+      const ack = await sseEvents(response)();
+      expect(ack).toMatchObject({ method: 'notifications/subscriptions/acknowledged', params: { notifications: { toolsListChanged: true } } });
+      expect(ack.params.notifications).not.toHaveProperty('taskIds');
+    } finally {
+      stop.abort();
     }
   });
 
