@@ -87,6 +87,51 @@ describe('2025-era clients against the sample app (one endpoint, sealed sessions
     }
   });
 
+  /**
+   * What the MCP Inspector's legacy mode declares at initialize. The tasks extension is not defined
+   * under 2025-11-25 (SEP-2663): in a 2025 session it enables nothing, so the sample's task tool runs
+   * as an ordinary call; skills and MCP Apps are advertised back, as SEP-2133 negotiates them there.
+   */
+  const EXTENSIONS_DECLARED = { 'io.modelcontextprotocol/tasks': {}, 'io.modelcontextprotocol/skills': {} };
+  const EXTENSIONS_ADVERTISED = { 'io.modelcontextprotocol/ui': { mimeTypes: ['text/html;profile=mcp-app'] }, 'io.modelcontextprotocol/skills': { directoryRead: true } };
+
+  it('the v1 SDK declaring the tasks extension at initialize: quarterly-report runs as a plain call (question on the stream, progress, the report), never a task or a 2026-only error', async () => {
+    const wire = new WireRecorder();
+    const client = new Client({ name: 'legacy-e2e-tasks', version: '1.0.0' }, { capabilities: { elicitation: {}, extensions: EXTENSIONS_DECLARED } });
+    const asked: string[] = [];
+    client.setRequestHandler(ElicitRequestSchema, async (request) => {
+      asked.push(request.params.message);
+      return { action: 'accept', content: { confirmed: true } };
+    });
+    await client.connect(new StreamableHTTPClientTransport(new URL(started.url), { fetch: wire.fetch }));
+    try {
+      expect(client.getServerCapabilities()?.extensions).toEqual(EXTENSIONS_ADVERTISED);
+      const progress: number[] = [];
+      const report = await client.callTool({ name: 'quarterly-report', arguments: { pages: 1 } }, undefined, { onprogress: (event) => progress.push(event.progress) });
+      expect(asked).toEqual(['Build a 1-page report? It takes about 1 seconds.']);
+      expect(progress).toEqual([1]);
+      expect(report).toEqual({ content: [{ type: 'text', text: 'The 1-page quarterly report is ready.' }] });
+    } finally {
+      await client.close();
+    }
+    expect(JSON.stringify(wire.messages)).not.toMatch(/taskId|"task"/);
+    for (const { message, method } of wire.messages) assertLegacyServerMessage(message, method);
+  });
+
+  it('the v2 client declaring the tasks extension on its default (2025) negotiation gets the same plain call', async () => {
+    const client = new ClientV2({ name: 'legacy-e2e-v2-tasks', version: '1.0.0' }, { capabilities: { elicitation: {}, extensions: EXTENSIONS_DECLARED } });
+    client.setRequestHandler('elicitation/create', async () => ({ action: 'accept', content: { confirmed: true } }));
+    await client.connect(new TransportV2(new URL(started.url)));
+    try {
+      expect(client.getNegotiatedProtocolVersion()).toBe('2025-11-25');
+      expect(client.getServerCapabilities()?.extensions).toEqual(EXTENSIONS_ADVERTISED);
+      const report = await client.callTool({ name: 'quarterly-report', arguments: { pages: 1 } });
+      expect(report.content).toEqual([{ type: 'text', text: 'The 1-page quarterly report is ready.' }]);
+    } finally {
+      await client.close();
+    }
+  });
+
   it('the v2 client on its default settings connects in the 2025 era and calls a tool', async () => {
     const client = new ClientV2({ name: 'legacy-e2e-v2', version: '1.0.0' });
     await client.connect(new TransportV2(new URL(started.url)));

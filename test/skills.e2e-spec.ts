@@ -9,7 +9,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { McpModule, McpSkill, type McpSkillContent, type McpSkillOptions } from '../lib/index.js';
 import { callMcp, plain, startApp, startupFailure, type Json, type StartedApp } from './support/mcp-http.js';
-import { assertMatchesDef } from './support/wire-schema.js';
+import { assertLegacyServerMessage, assertMatchesDef } from './support/wire-schema.js';
+import { WireRecorder } from './support/wire-recorder.js';
 
 const SKILLS = 'io.modelcontextprotocol/skills';
 const digest = (bytes: string | Buffer) => `sha256:${createHash('sha256').update(bytes).digest('hex')}`;
@@ -159,6 +160,33 @@ describe('skills (SEP-2640) from a folder', () => {
       expectCleanError(missing.body, -32602, folder.root);
     }
     expectCleanError((await callMcp(started.url, 'skills/get', {})).body, -32602, folder.root);
+  });
+
+  it('serves a 2025 session too: initialize declares the extension, and skills list, get, read (verified) and walk without the 2026-07-28 caching fields', async () => {
+    const wire = new WireRecorder();
+    // The official client on its default negotiation speaks 2025-11-25 (initialize, a session).
+    const legacy = new Client({ name: 'nest-mcp-skills-e2e-2025', version: '1.0.0' });
+    await legacy.connect(new StreamableHTTPClientTransport(new URL(started.url), { fetch: wire.fetch }));
+    try {
+      expect(legacy.getNegotiatedProtocolVersion()).toBe('2025-11-25');
+      expect((legacy.getServerCapabilities() as Json).extensions).toEqual({ [SKILLS]: { directoryRead: true } });
+      const skills = new SkillsClient(legacy);
+      expect(skills.supported).toBe(true);
+      const listing = await skills.list();
+      expect(listing.invalid).toEqual([]);
+      expect(listing.skills.map((skill) => skill.uri)).toEqual(['skill://acme/billing/refunds/SKILL.md', 'skill://alpha/SKILL.md']);
+      expect(listing.ttlMs).toBeUndefined();
+      const alpha = await skills.get('skill://alpha/SKILL.md');
+      expect(alpha.ttlMs).toBeUndefined();
+      expect(await skills.read(alpha.skill)).toEqual(expect.objectContaining({ verified: true, frontmatter: alpha.skill.frontmatter }));
+      expect((await skills.readDirectory('skill://alpha')).resources.map((resource) => resource.uri)).toEqual(['skill://alpha/SKILL.md', 'skill://alpha/data.bin', 'skill://alpha/references']);
+      await expect(skills.get('skill://nope/SKILL.md')).rejects.toMatchObject({ code: -32602 });
+    } finally {
+      await legacy.close();
+    }
+    const methods = wire.messages.map(({ method }) => method);
+    expect(methods).toEqual(expect.arrayContaining(['initialize', 'skills/list', 'skills/get', 'resources/read', 'resources/directory/read']));
+    for (const { message, method } of wire.messages) assertLegacyServerMessage(message, method);
   });
 
   it('never serves what lies outside the folder, nor dot files: every hostile URI is -32602, the server keeps serving', async () => {

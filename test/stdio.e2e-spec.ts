@@ -641,6 +641,26 @@ describe('stdio, 2025 era: the v1 SDK (initialize pins the pipe to a 2025 sessio
     }
   }, 60_000);
 
+  it('a client that declares the tasks extension at initialize (not defined for 2025, SEP-2663) gets quarterly-report as a plain call; skills and MCP Apps are advertised back', async () => {
+    const declared = { elicitation: {}, extensions: { 'io.modelcontextprotocol/tasks': {}, 'io.modelcontextprotocol/skills': {} } };
+    const { client, asked, seen, checkWire } = await connectV1(declared, () => ({ action: 'accept', content: { confirmed: true } }));
+    try {
+      expect(client.getServerCapabilities()?.extensions).toEqual({
+        'io.modelcontextprotocol/ui': { mimeTypes: ['text/html;profile=mcp-app'] },
+        'io.modelcontextprotocol/skills': { directoryRead: true },
+      });
+      const progress: number[] = [];
+      const report = await client.callTool({ name: 'quarterly-report', arguments: { pages: 1 } }, undefined, { onprogress: (event: Msg) => progress.push(event.progress) });
+      expect(report).toEqual({ content: [{ type: 'text', text: 'The 1-page quarterly report is ready.' }] });
+      expect(asked.map((params) => params.message)).toEqual(['Build a 1-page report? It takes about 1 seconds.']);
+      expect(seen.filter((message) => message.method === 'notifications/progress').map((message) => message.params.progress)).toEqual([1]);
+      expect(progress).toEqual([1].slice(0, progress.length));
+      checkWire();
+    } finally {
+      await client.close();
+    }
+  }, 60_000);
+
   it('a pipe whose client did not declare elicitation is refused with -32600 naming the capability; initialize twice is refused', async () => {
     const { client, checkWire } = await connectV1({});
     try {

@@ -396,6 +396,7 @@ describe('subscriptions/listen filters and shutdown', () => {
     assertResultResponse(final, 'SubscriptionsListenResult');
     expect(final.id).toBe(5);
     expect(final.result.resultType).toBe('complete');
-    expect(final.result._meta[SUBSCRIPTION_ID]).toBe(5);
+    // The subscription's metadata, with the server's identity as on every result (SubscriptionsListenResultMetaObject).
+    expect(final.result._meta).toEqual({ [SUBSCRIPTION_ID]: 5, 'io.modelcontextprotocol/serverInfo': { name: 'features-subscriptions', version: '1.0.0' } });
   });
 });

@@ -2,9 +2,9 @@ import { Injectable } from '@nestjs/common';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { McpArg, McpModule, McpTool, RedisMcpStore, ToolContext, type McpModuleOptions, type McpToolContext } from '../lib/index.js';
 import { findBinary, missingBinary, startRedis, type LocalService } from './support/local-services.js';
-import { callMcp, startApp, type Json, type StartedApp } from './support/mcp-http.js';
+import { callMcp, LEGACY_HEADERS, legacyInitialize, legacySessionHeaders, postMcp, rpc, sseEvents, standardHeaders, startApp, type Json, type StartedApp } from './support/mcp-http.js';
 import { createTask, pollTask, TASKS, taskCall, WITH_TASKS, WITHOUT_TASKS } from './support/tasks-http.js';
-import { assertMatchesDef } from './support/wire-schema.js';
+import { assertLegacyServerMessage, assertMatchesDef } from './support/wire-schema.js';
 
 /** A promise the test settles: handlers wait on it, so "still working" needs no timing. */
 class Gate {
@@ -155,6 +155,46 @@ describe('Tools as tasks (e2e, real HTTP)', () => {
     // Terminal is final: the handler's late "stopped" is dropped, a second cancel gets the same ack.
     expect((await taskCall(started.url, 'tasks/cancel', { taskId })).body.result.resultType).toBe('complete');
     expect((await taskCall(started.url, 'tasks/get', { taskId })).body.result.status).toBe('cancelled');
+  });
+
+  it('a 2025 session that declared the extension at initialize: never advertised, task tools run as plain calls, a required one is -32600, tasks/get is unknown', async () => {
+    const declared = { ...legacyInitialize(), params: { ...legacyInitialize().params, capabilities: { elicitation: {}, extensions: { [TASKS]: {} } } } };
+    const opened = await postMcp(started.url, declared, { headers: LEGACY_HEADERS, skipSchema: true });
+    assertLegacyServerMessage(opened.body, 'initialize');
+    expect(opened.body.result.capabilities).not.toHaveProperty('extensions');
+    expect(opened.body.result.capabilities).not.toHaveProperty('tasks');
+    const session = legacySessionHeaders(opened.headers.get('mcp-session-id')!);
+    const inSession = (id: number, method: string, params: Record<string, unknown>) =>
+      postMcp(started.url, { jsonrpc: '2.0', id, method, params }, { headers: session, skipSchema: true });
+
+    probe.gate.opened();
+    const plain = await inSession(2, 'tools/call', { name: 'report', arguments: { pages: 2 } });
+    expect(plain.body.result).toEqual({ content: [{ type: 'text', text: 'Report of 2 pages' }] });
+    probe.gate = new Gate();
+    const required = await inSession(3, 'tools/call', { name: 'blocking', arguments: {} });
+    expect(required.status).toBe(200);
+    expect(required.body.error).toMatchObject({ code: -32600, message: expect.stringMatching(/^Task augmentation required for tools\/call requests/) });
+    const get = await inSession(4, 'tasks/get', { taskId: 'no-such-task' });
+    expect(get.body.error.code).toBe(-32601);
+    for (const [reply, method] of [[plain, 'tools/call'], [required, 'tools/call'], [get, 'tasks/get']] as const) {
+      for (const message of reply.messages) assertLegacyServerMessage(message, method);
+    }
+  });
+
+  it('refuses a subscriptions/listen that asks for task notifications without the extension (-32021); with it, the listen is acknowledged without taskIds, as none are sent', async () => {
+    const undeclared = await callMcp(started.url, 'subscriptions/listen', { notifications: { taskIds: ['some-task'] } }, { meta: WITHOUT_TASKS });
+    expect(undeclared.status).toBe(400);
+    expect(undeclared.body.error).toMatchObject({ code: -32021, data: { requiredCapabilities: { extensions: { [TASKS]: {} } } } });
+    const body = rpc('subscriptions/listen', { notifications: { taskIds: ['some-task'], toolsListChanged: true } }, { meta: WITH_TASKS });
+    const stop = new AbortController();
+    const response = await fetch(started.url, { method: 'POST', headers: standardHeaders(body), body: JSON.stringify(body), signal: stop.signal });
+    try {
+      const ack = await sseEvents(response)();
+      expect(ack).toMatchObject({ method: 'notifications/subscriptions/acknowledged', params: { notifications: { toolsListChanged: true } } });
+      expect(ack.params.notifications).not.toHaveProperty('taskIds');
+    } finally {
+      stop.abort();
+    }
   });
 
   it('answers -32602 for unknown ids, -32021 without the extension, -32020 for a wrong Mcp-Name, -32601 for tasks/result and tasks/list', async () => {

@@ -3,9 +3,12 @@ import type { McpSettings } from '../config/mcp-settings.js';
 import { MCP_SETTINGS } from '../mcp.constants.js';
 import { InvalidParamsError, isMcpError, type McpError } from '../protocol/mcp.error.js';
 import { isPlainObject } from '../protocol/json-value.js';
-import type { ClientCapabilities, Implementation, JsonObject, JsonRpcRequest, JsonRpcResponse, ServerCapabilities } from '../protocol/wire.types.js';
+import type { ClientCapabilities, Implementation, JsonObject, JsonRpcRequest, JsonRpcResponse } from '../protocol/wire.types.js';
 import { McpCustomMethods } from '../registry/custom-methods.js';
 import { McpRegistry } from '../registry/mcp.registry.js';
+import { servedCapabilities } from '../methods/served-capabilities.js';
+import { McpSkills } from '../skills/index.js';
+import { definedIn2025 } from './extensions-2025.js';
 import type { McpSession } from './session.js';
 import { LegacySessions } from './sessions.js';
 import { asLegacyWire } from './render-2025.js';
@@ -34,6 +37,7 @@ export class LegacyLifecycle {
     private readonly registry: McpRegistry,
     private readonly sessions: LegacySessions,
     private readonly customMethods: McpCustomMethods,
+    private readonly skills: McpSkills,
   ) {}
 
   /** `principal`: who opens the session (auth on); the session is theirs alone. */
@@ -58,17 +62,12 @@ export class LegacyLifecycle {
   }
 
   /**
-   * What a 2025 session gets: `listChanged` and `subscribe` are real (the session's standalone stream,
-   * LegacySessionFeeds); completions only when there are some; what custom methods add (`logging`
-   * only where one registers `logging/setLevel`).
+   * What a 2025 session gets: the server's own capabilities, with the extensions 2025 defines (skills,
+   * MCP Apps: SEP-2133 advertises them here, where 2025 clients read them), and what custom methods
+   * add (`logging` only where one registers `logging/setLevel`).
    */
   private capabilities(): JsonObject {
-    const own: ServerCapabilities = {
-      tools: { listChanged: true },
-      prompts: { listChanged: true },
-      resources: { subscribe: true, listChanged: true },
-      ...(this.registry.hasCompletions ? { completions: {} } : {}),
-    };
+    const own = servedCapabilities(this.registry, this.skills, this.settings, definedIn2025);
     return { ...this.customMethods.capabilities('legacy'), ...(own as JsonObject) };
   }
 }

@@ -53,6 +53,18 @@ describe('renderLegacyResult', () => {
     expect(asLegacyError(other)).toBe(other);
   });
 
+  it('names a missing extension by its key, and answers a task-only tool as 2025-11-25 answers a call that needed task augmentation', () => {
+    const ui = asLegacyError(new MissingRequiredClientCapabilityError({ extensions: { 'io.modelcontextprotocol/ui': {} } })).toJsonRpc();
+    expect(ui.code).toBe(-32600);
+    expect(ui.message).toBe('Invalid Request: this request needs the client capability io.modelcontextprotocol/ui, which the session did not declare at initialize');
+    const task = asLegacyError(new MissingRequiredClientCapabilityError({ extensions: { 'io.modelcontextprotocol/tasks': {} } })).toJsonRpc();
+    expect(task).toEqual({
+      code: -32600,
+      message: expect.stringMatching(/^Task augmentation required for tools\/call requests: this tool runs only as a task .* which a 2025 session cannot use$/),
+      data: { requiredCapabilities: { extensions: { 'io.modelcontextprotocol/tasks': {} } } },
+    });
+  });
+
   it('gives URL elicitations the elicitationId 2025-11-25 requires, and strips 2026 _meta keys from questions', () => {
     const url = legacyInputParams({ method: 'elicitation/create', params: { mode: 'url', message: 'Sign in', url: 'https://example.com/x' } } as never);
     expect(typeof url.elicitationId).toBe('string');

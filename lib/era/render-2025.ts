@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { McpError } from '../protocol/mcp.error.js';
+import { capabilityNames, McpError } from '../protocol/mcp.error.js';
 import { isPlainObject } from '../protocol/json-value.js';
-import { JsonRpcErrorCode, META_RESERVED_PREFIX } from '../protocol/protocol.constants.js';
+import { JsonRpcErrorCode, META_RESERVED_PREFIX, TASKS_EXTENSION } from '../protocol/protocol.constants.js';
 import type { InputRequest, JsonObject, JsonRpcNotification, JsonRpcRequest, Result } from '../protocol/wire.types.js';
 
 /** Result keys of 2026-07-28 that the 2025 revisions do not have. */
@@ -45,17 +45,18 @@ function render(method: string, result: Result): JsonObject {
 /**
  * A JSON-RPC error for a 2025 client. -32021 (missing client capability) is a 2026-07-28 code; 2025
  * has none for it, so it is sent as -32600 Invalid Request (the request cannot be served in this
- * session as it was initialized), keeping `data.requiredCapabilities`.
+ * session as it was initialized), keeping `data.requiredCapabilities`. A tool that runs only as a
+ * task gets 2025-11-25's own answer to a call that needed task augmentation (-32600 as well): no
+ * declaration of a 2025 session enables it, since the tasks extension is defined from 2026-07-28.
  */
 export function asLegacyError(error: McpError): McpError {
   if (error.code !== JsonRpcErrorCode.MissingRequiredClientCapability) return error;
   const data = isPlainObject(error.data) ? error.data : {};
-  const names = isPlainObject(data.requiredCapabilities) ? Object.keys(data.requiredCapabilities).join(', ') : 'a capability';
-  return new McpError(
-    JsonRpcErrorCode.InvalidRequest,
-    `Invalid Request: this request needs the client capability ${names}, which the session did not declare at initialize`,
-    error.data,
-  );
+  const required = isPlainObject(data.requiredCapabilities) ? data.requiredCapabilities : {};
+  const message = isPlainObject(required.extensions) && TASKS_EXTENSION in required.extensions
+    ? `Task augmentation required for tools/call requests: this tool runs only as a task (the ${TASKS_EXTENSION} extension of MCP 2026-07-28), which a 2025 session cannot use`
+    : `Invalid Request: this request needs the client capability ${capabilityNames(required)}, which the session did not declare at initialize`;
+  return new McpError(JsonRpcErrorCode.InvalidRequest, message, error.data);
 }
 
 /** A server→client request on a 2025 call's stream: without 2026 `_meta` keys. */

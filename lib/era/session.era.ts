@@ -6,6 +6,7 @@ import { isPlainObject } from '../protocol/json-value.js';
 import type { RequestMeta } from '../protocol/request-meta.js';
 import type { InputRequests, InputRequiredResult, InputResponses, JsonObject, JsonRpcNotification, JsonRpcRequest, Result } from '../protocol/wire.types.js';
 import type { ClientRequests } from './client-requests.js';
+import { capabilitiesIn2025 } from './extensions-2025.js';
 import { asLegacyError, asLegacyWire, legacyInputParams, renderLegacyNotification, renderLegacyRequest, renderLegacyResult } from './render-2025.js';
 import type { McpSession } from './session.js';
 import type { LegacySessionFeeds } from './session-feeds.js';
@@ -38,13 +39,16 @@ export class SessionEra implements CallEra {
     this.sessionId = session.id;
   }
 
-  /** The session's version and capabilities, the request's own progress token. */
+  /**
+   * The session's version and capabilities (those 2025 defines: a tasks extension declared at
+   * initialize enables nothing here), the request's own progress token.
+   */
   envelope({ params }: EraCall): RequestMeta {
     const raw = isPlainObject(params._meta) ? params._meta : {};
     const progressToken = raw.progressToken;
     return {
       protocolVersion: this.session.protocolVersion,
-      clientCapabilities: this.session.clientCapabilities,
+      clientCapabilities: capabilitiesIn2025(this.session.clientCapabilities),
       clientInfo: this.session.clientInfo,
       progressToken: typeof progressToken === 'string' || typeof progressToken === 'number' ? progressToken : undefined,
       raw,

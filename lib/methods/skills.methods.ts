@@ -12,7 +12,8 @@ import { RpcMethod } from './rpc-method.decorator.js';
  * `skills/list`, `skills/get` and `resources/directory/read` of the skills extension (SEP-2640).
  * A server that publishes no skills does not declare the extension, and these are -32601 there
  * (as is the directory read when `skills.directoryRead` is off). The files themselves are read with
- * the ordinary `resources/read`. @internal
+ * the ordinary `resources/read`. Served to 2025 sessions too, where `initialize` declares the
+ * extension; their results then go without the 2026-07-28 caching fields. @internal
  */
 @Injectable()
 export class SkillsMethods {
@@ -22,12 +23,12 @@ export class SkillsMethods {
   ) {}
 
   /** One skill per entry, so an entry's resources are never split across pages. */
-  @RpcMethod('skills/list')
+  @RpcMethod('skills/list', { era: 'both' })
   list(call: McpCall, params: JsonObject): Result {
     return listResult('skills', this.catalog(call).skills, params.cursor, this.settings);
   }
 
-  @RpcMethod('skills/get')
+  @RpcMethod('skills/get', { era: 'both' })
   get(call: McpCall, params: JsonObject): Result {
     const uri = requireUri(params, 'skills/get');
     const skill = this.catalog(call).skill(uri);
@@ -35,7 +36,7 @@ export class SkillsMethods {
     return { resultType: 'complete', skill, ttlMs: this.settings.cache.ttlMs, cacheScope: this.settings.cache.cacheScope };
   }
 
-  @RpcMethod('resources/directory/read')
+  @RpcMethod('resources/directory/read', { era: 'both' })
   readDirectory(call: McpCall, params: JsonObject): Result {
     if (!this.settings.skills.directoryRead) throw new MethodNotFoundError(call.request.method);
     const uri = requireUri(params, 'resources/directory/read');

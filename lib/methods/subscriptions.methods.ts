@@ -3,10 +3,11 @@ import type { McpCall } from '../context/mcp-call.js';
 import { McpRegistry, type McpChange } from '../registry/mcp.registry.js';
 import { coversUri, LIST_CHANGED_METHODS } from '../registry/change-notifications.js';
 import { RpcMethod } from './rpc-method.decorator.js';
-import { InvalidParamsError } from '../protocol/mcp.error.js';
-import { META_SUBSCRIPTION_ID } from '../protocol/protocol.constants.js';
+import { InvalidParamsError, MissingRequiredClientCapabilityError } from '../protocol/mcp.error.js';
+import { META_SUBSCRIPTION_ID, TASKS_EXTENSION } from '../protocol/protocol.constants.js';
+import { declaresTasks } from '../tasks/task-record.js';
 import { isPlainObject } from '../protocol/json-value.js';
-import type { JsonObject, Result } from '../protocol/wire.types.js';
+import type { ClientCapabilities, JsonObject, Result } from '../protocol/wire.types.js';
 
 /** The opt-ins of `subscriptions/listen` that this server honours. */
 interface SubscriptionFilter {
@@ -33,7 +34,7 @@ export class SubscriptionsMethods implements OnModuleDestroy {
 
   @RpcMethod('subscriptions/listen', { untimed: true })
   listen(call: McpCall, params: JsonObject): Promise<Result> {
-    const filter = honoured(params.notifications);
+    const filter = honoured(params.notifications, call.meta.clientCapabilities);
     const tag = { [META_SUBSCRIPTION_ID]: call.request.id };
     call.notify({
       jsonrpc: '2.0',
@@ -62,8 +63,16 @@ export class SubscriptionsMethods implements OnModuleDestroy {
   }
 }
 
-function honoured(notifications: unknown): SubscriptionFilter {
+/**
+ * What of the client's opt-ins this server sends. Task status notifications (`taskIds`, tasks
+ * extension) are never sent here, so never acknowledged; but a client that asks for them without
+ * declaring the extension on this request is refused with -32021, as the extension requires.
+ */
+function honoured(notifications: unknown, capabilities: ClientCapabilities): SubscriptionFilter {
   if (!isPlainObject(notifications)) throw new InvalidParamsError('subscriptions/listen needs a "notifications" object');
+  if ('taskIds' in notifications && !declaresTasks(capabilities)) {
+    throw new MissingRequiredClientCapabilityError({ extensions: { [TASKS_EXTENSION]: {} } });
+  }
   const filter: SubscriptionFilter = {};
   if (notifications.toolsListChanged === true) filter.toolsListChanged = true;
   if (notifications.promptsListChanged === true) filter.promptsListChanged = true;

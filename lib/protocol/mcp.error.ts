@@ -1,6 +1,7 @@
 import { IntrinsicException } from '@nestjs/common';
 import { JsonRpcErrorCode, SUPPORTED_PROTOCOL_VERSIONS } from './protocol.constants.js';
 import type { ClientCapabilities, JsonRpcErrorObject } from './wire.types.js';
+import { isPlainObject } from './json-value.js';
 
 /**
  * An error that is answered as a JSON-RPC error. It carries its code and the HTTP status the
@@ -87,11 +88,21 @@ export class MissingRequiredClientCapabilityError extends McpError {
   constructor(readonly requiredCapabilities: ClientCapabilities) {
     super(
       JsonRpcErrorCode.MissingRequiredClientCapability,
-      `This request requires the client capabilities: ${Object.keys(requiredCapabilities).join(', ')}`,
+      `This request requires the client capabilities: ${capabilityNames(requiredCapabilities)}`,
       { requiredCapabilities },
       400,
     );
   }
+}
+
+/**
+ * The capabilities a `requiredCapabilities` object names, for messages: `sampling`, and each extension
+ * by its key (`io.modelcontextprotocol/tasks`) rather than as `extensions`. @internal
+ */
+export function capabilityNames(required: ClientCapabilities): string {
+  const extensions = isPlainObject(required.extensions) ? Object.keys(required.extensions) : [];
+  const names = [...Object.keys(required).filter((key) => key !== 'extensions'), ...extensions];
+  return names.length > 0 ? names.join(', ') : 'a capability';
 }
 
 /** @publicApi */

@@ -2,9 +2,9 @@ import { parse } from 'yaml';
 import { isPlainObject } from '../protocol/json-value.js';
 import type { JsonObject } from '../protocol/wire.types.js';
 
-/** Agent Skills naming: 1–64 lowercase letters, digits and single hyphens, no hyphen at either end. */
 /** The file that makes a folder a skill, and carries its frontmatter. */
 export const SKILL_MANIFEST = 'SKILL.md';
+/** Agent Skills naming: 1–64 lowercase letters, digits and single hyphens, no hyphen at either end. */
 export const SKILL_NAME = /^(?!.*--)[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$/;
 
 /** The leading `---` YAML block of a SKILL.md (a BOM and CRLF line ends allowed). */

@@ -71,17 +71,31 @@ export function assertMatchesDef(value: unknown, def: string, revision: SchemaRe
 
 /**
  * A message the server sent to a 2025 session, against the 2025-11-25 schema; with `method`, a result
- * against that method's result def. No 2026-only keys may appear (the schema tolerates extra keys).
+ * against that method's result def. No 2026-only keys may appear (the schema tolerates extra keys):
+ * no `resultType`, `ttlMs`, `cacheScope`, and no `io.modelcontextprotocol/` key in any `_meta`. (The
+ * same prefix names extensions in `capabilities.extensions`, which 2025 sessions negotiate too.)
  */
 export function assertLegacyServerMessage(message: unknown, method?: string): void {
   assertMatchesDef(message, 'JSONRPCMessage', '2025-11-25');
   const text = JSON.stringify(message);
-  for (const modern of ['"resultType"', '"ttlMs"', '"cacheScope"', 'io.modelcontextprotocol/']) {
+  for (const modern of ['"resultType"', '"ttlMs"', '"cacheScope"']) {
     if (text.includes(modern)) throw new Error(`a 2026-only key (${modern}) on the 2025 wire: ${text}`);
   }
+  const reserved = metaKeys(message).filter((key) => key.startsWith('io.modelcontextprotocol/'));
+  if (reserved.length > 0) throw new Error(`a 2026-only _meta key (${reserved.join(', ')}) on the 2025 wire: ${text}`);
   const object = message as { result?: unknown; method?: string };
   if ('result' in object && method && LEGACY_RESULT_DEF_BY_METHOD[method]) assertMatchesDef(object.result, LEGACY_RESULT_DEF_BY_METHOD[method], '2025-11-25');
   if (object.method !== undefined) assertMatchesDef(message, 'id' in object ? 'ServerRequest' : 'ServerNotification', '2025-11-25');
+}
+
+/** The keys of every `_meta` object anywhere in `value`. */
+function metaKeys(value: unknown): string[] {
+  if (Array.isArray(value)) return value.flatMap(metaKeys);
+  if (typeof value !== 'object' || value === null) return [];
+  return Object.entries(value).flatMap(([key, inner]) => [
+    ...(key === '_meta' && typeof inner === 'object' && inner !== null ? Object.keys(inner) : []),
+    ...metaKeys(inner),
+  ]);
 }
 
 /** ajv's error text when `value` does not validate against `$defs/<def>`, else null. */
