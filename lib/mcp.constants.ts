@@ -7,13 +7,6 @@ export const MCP_COMPLETE_METADATA = 'mcp:complete';
 export const MCP_UI_METADATA = 'mcp:ui';
 export const MCP_SKILL_METADATA = 'mcp:skill';
 
-/**
- * Parameter decorators store their metadata under Nest's own route-arguments key, so that
- * `createParamDecorator()` decorators and pipes work on MCP handlers just as on controllers.
- * @internal
- */
-export { ROUTE_ARGS_METADATA as MCP_PARAM_ARGS_METADATA } from '@nestjs/common/constants.js';
-
 /** DI token of the resolved settings (options ⊕ ConfigService ⊕ defaults). @internal */
 export const MCP_SETTINGS = Symbol('MCP_SETTINGS');
 /** DI token of the McpStore (one-time requestState claims). @internal */

@@ -1,5 +1,5 @@
 import { assignMetadata, type PipeTransform } from '@nestjs/common';
-import { MCP_PARAM_ARGS_METADATA } from '../mcp.constants.js';
+import { MCP_PARAM_ARGS_METADATA } from '../invocation/nest-route-metadata.js';
 import { McpParamtype } from '../interfaces/mcp-paramtype.enum.js';
 import { isDtoClass } from '../schema/schema-helpers.js';
 import { NEST_REQUEST_PARAMTYPE, RESOURCE_ARGUMENTS } from '../definitions/handler-method.js';

@@ -3,7 +3,6 @@ import { Reflector } from '@nestjs/core';
 import { MCP_ARG_OPTIONS_METADATA } from '../decorators/mcp-args.decorator.js';
 import {
   MCP_COMPLETE_METADATA,
-  MCP_PARAM_ARGS_METADATA,
   MCP_PROMPT_METADATA,
   MCP_RESOURCE_METADATA,
   MCP_RESOURCE_TEMPLATE_METADATA,
@@ -11,6 +10,7 @@ import {
   MCP_SKILL_METADATA,
   MCP_UI_METADATA,
 } from '../mcp.constants.js';
+import { MCP_PARAM_ARGS_METADATA } from '../invocation/nest-route-metadata.js';
 import type {
   McpArgOptions,
   McpCompleteOptions,

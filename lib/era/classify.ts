@@ -15,9 +15,9 @@ export interface EraClues {
 }
 
 /**
- * The era of one message (legacy digest §1.2, the TypeScript SDK's classifier), body first:
+ * The era of one message, told apart as the TypeScript SDK does, body first:
  * - `modern`: it carries the 2026-07-28 `_meta` claim, or (without one) a modern `MCP-Protocol-Version`
- *   header; served as today, so a malformed modern request gets a modern error. `initialize` with a
+ *   header; served as a modern request, so a malformed modern request gets a modern error. `initialize` with a
  *   modern claim is modern too, and gets -32601 like any unknown method.
  * - `initialize`: `initialize` without a modern claim opens a 2025 session (a modern header on it is -32020).
  * - `session`: a request, notification or posted response of a 2025 session, or a request with a non-modern

@@ -13,7 +13,7 @@ export const LEGACY_ELICITATION_UNAVAILABLE =
   'the answers given did not satisfy it';
 
 /**
- * Renders what the handlers produce (2026-07-28 shapes) for a 2025-era client (legacy digest §5.1):
+ * Renders what the handlers produce (2026-07-28 shapes) for a 2025-era client, in the 2025-11-25 schema:
  * no `resultType`, `ttlMs`, `cacheScope` or `io.modelcontextprotocol/*` `_meta` keys; tool output
  * schemas and structured content that are not objects wrapped as `{ result }`. The one place that
  * knows the difference, so handlers and method families stay era-blind.

@@ -80,7 +80,7 @@ export class McpInvokerFactory {
 
   /**
    * The method as the invoker calls it: directly when nothing enhances it (`NestAdapter.direct`), else
-   * through Nest's enhancer contexts. Static methods are resolved on their first call, as before, and
+   * through Nest's enhancer contexts. Static methods are resolved on their first call, and
    * then handed out as they are (no promise per call).
    */
   private createResolver(method: InvocableMethod, style?: ParameterStyle): (invocation: McpInvocation) => MaybePromise<EnhancedMethod> {

@@ -43,7 +43,7 @@ interface Preparation {
 /**
  * The preparation rides on the invocation itself (a symbol key, unseen by JSON and `Object.keys`):
  * a WeakMap keyed by per-call objects makes V8's scavenger keep them, and what they reach (the HTTP
- * request), alive until they are promoted, which tripled GC time per call.
+ * request), alive until they are promoted, which multiplies GC time per call (docs/benchmarks.md).
  */
 const PREPARATION = Symbol('nest-mcp:preparation');
 type Prepared = McpInvocation & { [PREPARATION]?: Preparation };

@@ -53,7 +53,8 @@ import {
   STATIC_CONTEXT,
   type InstanceWrapper,
 } from '@nestjs/core/internal';
-import { MCP_CONTEXT_TYPE, MCP_PARAM_ARGS_METADATA } from '../mcp.constants.js';
+import { MCP_CONTEXT_TYPE } from '../mcp.constants.js';
+import { MCP_PARAM_ARGS_METADATA } from './nest-route-metadata.js';
 import { isObservable, lastValueFrom } from 'rxjs';
 import { andThen, isThenable } from '../protocol/maybe-promise.js';
 import { prepareNow, type McpInvocation } from './mcp-invocation.js';

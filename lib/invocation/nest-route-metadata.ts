@@ -6,6 +6,13 @@
 import { RequestMethod } from '@nestjs/common';
 import { METHOD_METADATA, PATH_METADATA, RENDER_METADATA, ROUTE_ARGS_METADATA, RouteParamtypes, SSE_METADATA } from '@nestjs/common/internal';
 
+/**
+ * Parameter decorators store their metadata under Nest's own route-arguments key, so that
+ * `createParamDecorator()` decorators and pipes work on MCP handlers just as on controllers.
+ * @internal
+ */
+export const MCP_PARAM_ARGS_METADATA = ROUTE_ARGS_METADATA;
+
 /** What a controller route parameter receives, named as Nest's `RouteParamtypes` are; `mcp` is one of this module's own. @internal */
 export type RouteParamKind =
   | 'request' | 'response' | 'next' | 'body' | 'query' | 'param' | 'headers' | 'session'

@@ -42,7 +42,7 @@ export interface RequestStateCodecOptions {
 /**
  * First byte of every token; bump together with the AAD when the token or plaintext layout changes in a
  * way a server of the other version would misread. An optional plaintext key needs no bump: a server
- * without it ignores the key, a token without it reads as before.
+ * without it ignores the key, and a token without it reads as if the key were absent.
  * 3: the key id follows it (version 2 tokens, without one, are refused as an unsupported format).
  */
 export const REQUEST_STATE_VERSION = 3;

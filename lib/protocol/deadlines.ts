@@ -13,7 +13,7 @@ export class Deadline {
 
 /**
  * Deadlines of one duration (the body's time limit, a call's), on one Node timer. Setting and clearing
- * a Timeout for every request cost about 0.3 µs, more than most of a plain call's own steps, for a
+ * a Timeout for every request costs more than most of a plain call's own steps (docs/benchmarks.md), for a
  * limit that almost never fires. Deadlines of one duration fall due in the order they were set, so an
  * insertion-ordered queue and one timer armed for its head are enough. The timer is unref'd: a pending
  * deadline does not keep the process alive (the request's socket or pipe does).

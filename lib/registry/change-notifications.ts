@@ -30,7 +30,7 @@ const ACTIONS = 'everywhere';
 /**
  * Puts the run-time registry's changes on every instance. Each change made here (a run-time
  * addition or removal, `notifyResourceUpdated()`, `notifyListChanged()`) reaches this instance's
- * listeners at once, as before, and is published on the bus; every other instance replays it into
+ * listeners at once and is published on the bus; every other instance replays it into
  * its own registry's change feed, so its `subscriptions/listen` streams and 2025 GET streams carry
  * it too: once per listener, as the publisher skips its own message and a replay is not
  * published again. A change made while the bus is unreachable reaches this instance only.

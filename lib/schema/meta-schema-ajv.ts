@@ -17,8 +17,8 @@ export interface MetaSchemaAjvOptions {
 
 /**
  * Ajv for JSON Schema 2020-12 whose meta-schema check runs the validator compiled ahead of time
- * (scripts/generate-meta-validator.mjs) instead of one Ajv compiles on first use, about 50 ms of a
- * start. Answers, `errors` and the thrown message are Ajv's own. Ajv's own check still runs for a schema
+ * (scripts/generate-meta-validator.mjs) instead of one Ajv compiles on first use, a noticeable part of
+ * start-up (docs/benchmarks.md). Answers, `errors` and the thrown message are Ajv's own. Ajv's own check still runs for a schema
  * naming another `$schema`, and on an all-errors instance for an invalid schema (the generated validator
  * stops at the first error; that instance reports every one).
  */

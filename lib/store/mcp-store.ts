@@ -39,7 +39,7 @@ export interface McpRecordScope {
  * spent requestState accepted again, a live task gone, an ended session back). So a store that is
  * bounded and full refuses new records instead: `claimOnce`, `set` and `create` reject with a
  * `StoreFullError` (-31503, HTTP 503), or a `ClientLimitError` (-31429, HTTP 429) when a client
- * named in the scope holds its share. A key that exists is answered as before (false), full or not.
+ * named in the scope holds its share. A key that exists is answered false, full or not.
  * @publicApi
  */
 export interface McpStore {

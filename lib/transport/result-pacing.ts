@@ -1,6 +1,6 @@
 /**
  * How long a call's result waits behind the call's latest notification, counted from when that
- * notification's write completed (issue 35).
+ * notification's write completed.
  *
  * The official TypeScript SDK clients (v1 and 2.x) handle a response as soon as its message is
  * parsed, retiring the call's progress handler, but run notification handlers a microtask later;
@@ -11,10 +11,9 @@
  * `mcp-remote` relays both events to its own stdio client in one write.
  *
  * A writer cannot see when the reader has read (2026-07-28 has no server→client request to ask), so
- * the pause is a time, sized with bench/stdio-progress.mjs on two cores: the write callback plus a
- * turn of the event loop still lost the last event of about 90 % of the calls (the client wakes
- * later than the server's next turn); 5 ms lost none on a quiet machine but up to 11 of 200 beside
- * two busy loops (the client waits for a core), 10 ms up to 7, 20 ms at most 2.
+ * the pause is a time, sized with bench/stdio-progress.mjs on two cores (figures in docs/benchmarks.md):
+ * the write callback plus a turn of the event loop is not enough (the client wakes later than the
+ * server's next turn), and a shorter pause still loses events when the client waits for a busy core.
  */
 export const RESULT_PAUSE_MS = 20;
 

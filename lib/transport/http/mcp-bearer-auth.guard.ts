@@ -24,7 +24,7 @@ class McpAuthChallengeException extends HttpException {
  * Guards the MCP endpoint; attached only when `auth` is configured (`requireBearerAuth`). Reads
  * `Authorization: Bearer …` (of every POST, and of the GET or DELETE of a 2025 session), verifies it,
  * enforces `requiredScopes` and attaches the verified `McpAuthInfo` to the request as `req.auth`. Requests from a disallowed Origin pass on, so the
- * transport answers them 403 first (validation order of the spec digest, Appendix A).
+ * transport answers them 403 first (the Origin check comes before authorization).
  * @internal
  */
 @Injectable()

@@ -7,7 +7,7 @@ import type { JsonRpcRequest } from '../../protocol/wire.types.js';
 import { McpStdioTransport } from './mcp-stdio.transport.js';
 
 /**
- * The pause of a result behind its call's notifications (issue 35), on the transport alone: a scripted
+ * The pause of a result behind its call's notifications, on the transport alone: a scripted
  * dispatcher answers each call synchronously, so what the transport wrote right after handing it the
  * line is all it writes in that turn, with no clock involved. (The SDK clients' side is in
  * test/stdio.e2e-spec.ts and bench/stdio-progress.mjs.)

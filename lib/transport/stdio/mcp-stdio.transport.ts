@@ -26,7 +26,7 @@ interface InFlight {
   settle(): void;
   /** The call's observable has completed or was unsubscribed. */
   finished: boolean;
-  /** When the call's result may follow its notifications (issue 35). */
+  /** When the call's result may follow its notifications, so a client reads them first. */
   pacing: ResultPacing;
   /** The call's result and any line after it, waiting out the pause behind its notifications. */
   paused?: JsonRpcMessage[];
@@ -53,7 +53,7 @@ export class McpStdioTransport {
   /** Calls whose result is pausing behind their notifications (see `forward()`). */
   private readonly pausing = new Set<InFlight>();
   /**
-   * The era the pipe is pinned to by its first message (legacy digest §1.5): `initialize` opens a
+   * The era the pipe is pinned to by its first message (a pipe serves one client, in one era): `initialize` opens a
    * 2025 session for the pipe's lifetime; a request with the 2026-07-28 `_meta` pins it modern.
    */
   private pinned: 'unpinned' | 'modern' | 'session' = 'unpinned';
@@ -188,7 +188,7 @@ export class McpStdioTransport {
 
   private handleNotification(method: string, params: JsonObject | undefined): void {
     // Only cancellation means something to the server; other notifications need no action. The
-    // dispatcher ignores unknown, finished or malformed ids (§12.1), aborts the handler's signal and
+    // dispatcher ignores unknown, finished or malformed ids (as the spec allows), aborts the handler's signal and
     // completes the call without a response, so nothing more is written for it.
     if (method === 'notifications/cancelled') this.dispatcher.cancel(params, STDIO_SCOPE);
   }
@@ -196,7 +196,7 @@ export class McpStdioTransport {
   /**
    * The era of a request, as on HTTP (`McpEras.classify`, `mocapi.protocol` applied), on a pipe that
    * is its own session: `initialize` pins it to 2025 for its lifetime, a first request with the
-   * 2026-07-28 `_meta` pins it modern (legacy digest §1.5); a pinned pipe refuses `initialize`.
+   * 2026-07-28 `_meta` pins it modern; a pinned pipe refuses `initialize`.
    * Answers what is refused or `initialize` itself; else hands back the facts to serve the request with.
    */
   private pin(request: JsonRpcRequest): TransportFacts | undefined {
@@ -308,7 +308,8 @@ export class McpStdioTransport {
     this.emit(call, outbound.message);
     if (outbound.kind === 'response' && request.method === LISTEN_METHOD && 'result' in outbound.message) {
       // The server tore the listen stream down (shutdown): after its completion result, stdio
-      // also terminates the stream with notifications/cancelled for the listen id (spec §12.1).
+      // also terminates the stream with notifications/cancelled for the listen id (the cancellation
+      // spec requires it of a server that tears a subscription down).
       this.emit(call, { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: request.id, reason: 'The server closed the subscription' } });
     }
   }

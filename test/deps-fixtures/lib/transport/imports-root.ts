@@ -1,0 +1,4 @@
+// expect: tier-transport-not-up
+import { root } from '../mcp.module.js';
+
+export const found = root;
