@@ -1,3 +1,4 @@
+import { Logger } from '@nestjs/common';
 import type { McpModuleOptions, McpProtocolPosture } from '../interfaces/mcp-module-options.interface.js';
 import type { CacheScope, Implementation } from '../protocol/wire.types.js';
 import { DEFAULT_STORE_SHARES, defaultStoreBudget } from '../mcp.constants.js';
@@ -6,6 +7,7 @@ import { resolveDeclaredPath } from './declaring-file.js';
 import { serverCardSettings, type ServerCardSettings } from './server-card-settings.js';
 import { SettingSources, type ConfigReader } from './setting-sources.js';
 import type { SettingKey, SettingValue } from './setting-table.js';
+import { unknownSettingWarnings } from './unknown-settings.js';
 
 export type { ConfigReader } from './setting-sources.js';
 
@@ -204,6 +206,8 @@ function optional<N extends string, T>(name: N, value: T | undefined): { [key in
  * resolve from there, paths from config from the working directory.
  */
 export function resolveMcpSettings(options: McpModuleOptions = {}, config?: ConfigReader, declaredIn?: string): McpSettings {
+  // Before resolving: a misspelled name may be why a setting below is missing.
+  for (const warning of unknownSettingWarnings(config)) new Logger('McpModule').warn(warning);
   const sources = new SettingSources(options, config);
   try {
     return sources.describe(settingsOf(options, config, sources, declaredIn));
