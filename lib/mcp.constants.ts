@@ -29,9 +29,6 @@ export const MCP_ENDPOINT_BINDING = Symbol('MCP_ENDPOINT_BINDING');
 export const MCP_CONTEXT_TYPE = 'mcp';
 
 export const DEFAULT_ENDPOINT = '/mcp';
-export const DEFAULT_PAGE_SIZE = 100;
-export const DEFAULT_MRTR_TTL = 'PT5M';
-export const DEFAULT_SESSION_TTL = 'PT24H';
 export const DEFAULT_ALLOWED_HOSTS: readonly string[] = ['localhost', '127.0.0.1', '[::1]'];
 /** Defaults of the store settings (`mocapi.store.*`), shared by the settings and the stores themselves. */
 export const DEFAULT_STORE_KEY_PREFIX = 'nest-mcp:';
@@ -43,8 +40,6 @@ export const DEFAULT_STORE_SHARES = { claim: 0.5, task: 0.25, 'session-end': 0.2
 export function defaultStoreBudget(maxEntries: number, kind: keyof typeof DEFAULT_STORE_SHARES): number {
   return Math.max(1, Math.floor(maxEntries * DEFAULT_STORE_SHARES[kind]));
 }
-/** Running tasks one principal or client may hold (`mocapi.tasks.max-per-client`), unless its share of the tasks budget is smaller. */
-export const DEFAULT_TASKS_PER_CLIENT = 100;
 /**
  * Each client's share of each store budget (`mocapi.store.client-share`): small enough that one client
  * flooding at full speed holds a fiftieth of any budget, large enough for a busy office behind one address.

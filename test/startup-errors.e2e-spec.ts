@@ -41,3 +41,27 @@ describe('a bad setting stops the sample with one line naming it', () => {
     expect(stderr).not.toMatch(/^\s+at /m);
   });
 });
+
+describe('a misspelled setting is not ignored without a word', () => {
+  it('dist/sample/main.js with MOCAPI_MRTR_TLL and MOCAPI_PLAYGRUND warns once for each, naming the setting meant', async () => {
+    const child = spawn(process.execPath, [join(ROOT, 'dist/sample/main.js')], {
+      cwd: ROOT,
+      env: { ...process.env, NO_COLOR: '1', PORT: '0', MOCAPI_MRTR_TLL: 'PT1M', MOCAPI_PLAYGRUND: 'false' },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    const output = new StreamText("the sample's output", child.stdout, child.stderr);
+    const closed = new Promise((resolve) => child.on('close', resolve));
+    try {
+      // The server listening means start-up is over: every start-up warning is printed by then.
+      await output.contains('MCP endpoint: http://');
+      const warnings = output.text.split('\n').filter((line) => /\bWARN\b/.test(line) && line.includes('is not a setting'));
+      expect(warnings).toEqual([
+        expect.stringContaining('MOCAPI_MRTR_TLL is not a setting and is ignored: did you mean MOCAPI_MRTR_TTL?'),
+        expect.stringContaining('MOCAPI_PLAYGRUND is not a setting and is ignored: did you mean MOCAPI_PLAYGROUND?'),
+      ]);
+    } finally {
+      child.kill();
+      await within(closed, 'the sample to exit', () => output.text);
+    }
+  });
+});

@@ -1,11 +1,13 @@
+import { Logger } from '@nestjs/common';
 import type { McpModuleOptions, McpProtocolPosture } from '../interfaces/mcp-module-options.interface.js';
 import type { CacheScope, Implementation } from '../protocol/wire.types.js';
-import { DEFAULT_ENDPOINT, DEFAULT_MRTR_TTL, DEFAULT_SESSION_TTL, DEFAULT_PAGE_SIZE, DEFAULT_STORE_KEY_PREFIX, DEFAULT_STORE_MAX_ENTRIES, DEFAULT_STORE_SHARES, DEFAULT_TASKS_PER_CLIENT, DEFAULT_CLIENT_SHARE, defaultStoreBudget } from '../mcp.constants.js';
+import { DEFAULT_STORE_SHARES, defaultStoreBudget } from '../mcp.constants.js';
 import { parseIsoDuration } from './iso-duration.util.js';
 import { resolveDeclaredPath } from './declaring-file.js';
 import { serverCardSettings, type ServerCardSettings } from './server-card-settings.js';
-import { flag } from './setting-values.js';
 import { SettingSources, type ConfigReader } from './setting-sources.js';
+import type { SettingKey, SettingValue } from './setting-table.js';
+import { unknownSettingWarnings } from './unknown-settings.js';
 
 export type { ConfigReader } from './setting-sources.js';
 
@@ -84,66 +86,30 @@ export interface McpSettings {
   auth: McpAuthOption | undefined;
 }
 
-function list(value: string | undefined): string[] | undefined {
-  return value?.split(',').map((item) => item.trim()).filter(Boolean);
-}
-
-/** A comma-separated list whose empty entries are kept (an error names their position); blank: none. */
-function entries(value: string | undefined): string[] | undefined {
-  return value === undefined || value.trim() === '' ? undefined : value.split(',').map((item) => item.trim());
-}
-
-function positiveInteger(value: string | number | undefined, key: string, fallback: number, allowZero = false): number {
-  if (value === undefined) return fallback;
-  const number = Number(value);
-  if (!Number.isInteger(number) || number < (allowZero ? 0 : 1)) {
-    throw new Error(`${key} must be a ${allowZero ? 'non-negative' : 'positive'} integer; got "${value}"`);
-  }
-  return number;
-}
-
-function duration(key: string, value: string): number {
-  try {
-    return parseIsoDuration(value);
-  } catch (error) {
-    throw new Error(`${key}: ${(error as Error).message}`);
-  }
+function nodeEnv(config: ConfigReader | undefined): string | undefined {
+  const value = config?.get('NODE_ENV') ?? process.env.NODE_ENV;
+  return typeof value === 'string' ? value.trim().toLowerCase() : undefined;
 }
 
 /**
  * The wait for a 2025 client's answer: at most the requestState lifetime (`mrtr.ttl`, the default),
  * since the handler is re-run with the requestState it returned before the wait.
  */
-function inputTimeout(value: string | undefined, requestStateTtlMs: number): number {
-  if (value === undefined) return requestStateTtlMs;
-  const ms = positiveDuration('mocapi.session.input-timeout', value);
+function inputTimeout(setting: SettingSources, requestStateTtlMs: number): number {
+  const ms = setting.given('mocapi.session.input-timeout');
+  if (ms === undefined) return requestStateTtlMs;
   if (ms > requestStateTtlMs) {
-    throw new Error(`mocapi.session.input-timeout (${value}) must not exceed mocapi.mrtr.ttl: the handler is re-run with a requestState that lives that long`);
+    throw new Error(`mocapi.session.input-timeout (${String(setting.optionOf('mocapi.session.input-timeout') ?? setting.read('mocapi.session.input-timeout'))}) must not exceed mocapi.mrtr.ttl: the handler is re-run with a requestState that lives that long`);
   }
   return ms;
 }
 
-/** A duration that must not be zero (a task TTL of 0 would be gone before it is read). */
-function positiveDuration(key: string, value: string): number {
-  const ms = duration(key, value);
-  if (ms <= 0) throw new Error(`${key} must be longer than zero; got "${value}"`);
-  return ms;
-}
-
-function nodeEnv(config: ConfigReader | undefined): string | undefined {
-  const value = config?.get('NODE_ENV') ?? process.env.NODE_ENV;
-  return typeof value === 'string' ? value.trim().toLowerCase() : undefined;
-}
-
-const POSTURES: readonly McpProtocolPosture[] = ['dual', 'modern', 'legacy'];
-
 /** The budgets of the three record kinds: as set, else their shares of max-entries; together within it. */
-function budgets(options: McpModuleOptions['store'], read: (key: string) => string | undefined, maxEntries: number): StoreBudgets {
-  const budget = (value: string | number | undefined, key: string, kind: keyof StoreBudgets) => positiveInteger(value, key, defaultStoreBudget(maxEntries, kind));
+function budgets(setting: SettingSources, maxEntries: number): StoreBudgets {
   const result: StoreBudgets = {
-    claim: budget(options?.maxClaims ?? read('mocapi.store.max-claims'), 'mocapi.store.max-claims', 'claim'),
-    task: budget(options?.maxTasks ?? read('mocapi.store.max-tasks'), 'mocapi.store.max-tasks', 'task'),
-    'session-end': budget(options?.maxSessionEnds ?? read('mocapi.store.max-session-ends'), 'mocapi.store.max-session-ends', 'session-end'),
+    claim: setting.given('mocapi.store.max-claims') ?? defaultStoreBudget(maxEntries, 'claim'),
+    task: setting.given('mocapi.store.max-tasks') ?? defaultStoreBudget(maxEntries, 'task'),
+    'session-end': setting.given('mocapi.store.max-session-ends') ?? defaultStoreBudget(maxEntries, 'session-end'),
   };
   const total = result.claim + result.task + result['session-end'];
   if (total > maxEntries) {
@@ -155,35 +121,19 @@ function budgets(options: McpModuleOptions['store'], read: (key: string) => stri
   return result;
 }
 
-/** A fraction of a budget: more than 0, at most 1. */
-function fraction(value: string | number | undefined, key: string, fallback: number): number {
-  if (value === undefined) return fallback;
-  const number = typeof value === 'string' && value.trim() === '' ? NaN : Number(value);
-  if (!Number.isFinite(number) || number <= 0 || number > 1) throw new Error(`${key} must be a fraction more than 0 and at most 1 (e.g. 0.02); got "${value}"`);
-  return number;
-}
-
 /** `share` of each budget, at least one record. */
 function sharesOf(budgets: StoreBudgets, share: number): StoreBudgets {
   const of = (kind: keyof StoreBudgets) => Math.max(1, Math.floor(budgets[kind] * share));
   return { claim: of('claim'), task: of('task'), 'session-end': of('session-end') };
 }
 
-/** Running tasks per client: as set (at most the tasks budget), else 100 or the client's share when smaller. */
-function maxTasksPerClient(value: string | number | undefined, taskBudget: number, taskShare: number): number {
-  const limit = positiveInteger(value, 'mocapi.tasks.max-per-client', Math.min(DEFAULT_TASKS_PER_CLIENT, taskShare));
+/** Running tasks per client: as set (at most the tasks budget), else the default or the client's share when smaller. */
+function maxTasksPerClient(setting: SettingSources, taskBudget: number, taskShare: number): number {
+  const limit = setting.given('mocapi.tasks.max-per-client') ?? Math.min(setting.value('mocapi.tasks.max-per-client') as number, taskShare);
   if (limit > taskBudget) {
     throw new Error(`mocapi.tasks.max-per-client (${limit}) must not exceed mocapi.store.max-tasks (${taskBudget}): one client could hold every task`);
   }
   return limit;
-}
-
-/** An HTTP header name (a token), in lower case as Node keys headers. */
-function headerName(value: string | undefined, key: string): string | undefined {
-  if (value === undefined) return undefined;
-  const name = value.trim().toLowerCase();
-  if (!/^[!#$%&'*+.^_`|~0-9a-z-]+$/.test(name)) throw new Error(`${key} must be an HTTP header name; got "${value}"`);
-  return name;
 }
 
 /**
@@ -191,60 +141,54 @@ function headerName(value: string | undefined, key: string): string | undefined 
  * JWT) and, when `forRoot()` has no `auth`, the whole of it from `resource` on. URLs are checked by the
  * verifiers, at start-up.
  */
-function authSettings(option: McpAuthOption | undefined, read: (key: string) => string | undefined): McpAuthOption | undefined {
-  // The verifiers take seconds; `.env` gives ISO-8601 durations, as for every other mocapi key.
-  const seconds = (key: string) => {
-    const value = read(key);
-    return value === undefined ? undefined : duration(key, value) / 1000;
-  };
-  const timeout = read('mocapi.auth.authorization-server-timeout');
+function authSettings(option: McpAuthOption | undefined, setting: SettingSources): McpAuthOption | undefined {
+  const clockTolerance = setting.value('mocapi.auth.clock-tolerance');
+  const timeout = setting.value('mocapi.auth.authorization-server-timeout');
   // What both verifiers take: the clock skew allowed on exp / nbf, and how long the authorization server may take.
   const common = {
-    ...(seconds('mocapi.auth.clock-tolerance') !== undefined && { clockToleranceSeconds: seconds('mocapi.auth.clock-tolerance') }),
-    ...(timeout !== undefined && { timeoutSeconds: positiveDuration('mocapi.auth.authorization-server-timeout', timeout) / 1000 }),
+    ...(clockTolerance !== undefined && { clockToleranceSeconds: clockTolerance }),
+    ...(timeout !== undefined && { timeoutSeconds: timeout }),
   };
-  const issuer = read('mocapi.auth.issuer');
-  const audience = list(read('mocapi.auth.audience'));
-  const endpoint = read('mocapi.auth.introspection-endpoint');
-  const cacheSize = read('mocapi.auth.introspection-cache-size');
+  const issuer = setting.value('mocapi.auth.issuer');
+  const audience = setting.value('mocapi.auth.audience');
+  const endpoint = setting.value('mocapi.auth.introspection-endpoint');
   const introspection = endpoint && {
     endpoint,
-    clientId: read('mocapi.auth.client-id') ?? '',
-    clientSecret: read('mocapi.auth.client-secret') ?? '',
+    clientId: setting.value('mocapi.auth.client-id') ?? '',
+    clientSecret: setting.value('mocapi.auth.client-secret') ?? '',
     ...(audience && { audience }),
     ...(issuer && { issuer }),
-    ...(seconds('mocapi.auth.introspection-cache-ttl') !== undefined && { cacheTtlSeconds: seconds('mocapi.auth.introspection-cache-ttl') }),
-    ...(cacheSize && { cacheSize: positiveInteger(cacheSize, 'mocapi.auth.introspection-cache-size', 10_000) }),
+    ...optional('cacheTtlSeconds', setting.value('mocapi.auth.introspection-cache-ttl')),
+    ...optional('cacheSize', setting.value('mocapi.auth.introspection-cache-size')),
     ...common,
   };
-  const algorithms = list(read('mocapi.auth.algorithms'));
-  const withoutExp = read('mocapi.auth.allow-tokens-without-exp');
+  const algorithms = setting.value('mocapi.auth.algorithms');
   const jwt = !endpoint && issuer && {
     issuer,
     ...(audience && { audience }),
-    ...(read('mocapi.auth.jwks-uri') && { jwksUri: read('mocapi.auth.jwks-uri') }),
+    ...optional('jwksUri', setting.value('mocapi.auth.jwks-uri')),
     ...(algorithms && { algorithms }),
-    ...(seconds('mocapi.auth.jwks-cache-max-age') !== undefined && { jwksCacheMaxAgeSeconds: seconds('mocapi.auth.jwks-cache-max-age') }),
-    ...(seconds('mocapi.auth.jwks-cooldown') !== undefined && { jwksCooldownSeconds: seconds('mocapi.auth.jwks-cooldown') }),
-    ...(withoutExp !== undefined && { allowTokensWithoutExp: flag(withoutExp, 'mocapi.auth.allow-tokens-without-exp', false) }),
+    ...optional('jwksCacheMaxAgeSeconds', setting.value('mocapi.auth.jwks-cache-max-age')),
+    ...optional('jwksCooldownSeconds', setting.value('mocapi.auth.jwks-cooldown')),
+    ...optional('allowTokensWithoutExp', setting.given('mocapi.auth.allow-tokens-without-exp')),
     ...common,
   };
   const verifier = introspection ? { introspection } : jwt ? { jwt } : {};
   if (option) return option.verifier || option.jwt || option.introspection ? option : { ...option, ...verifier };
-  const resource = read('mocapi.auth.resource');
+  const resource = setting.value('mocapi.auth.resource');
   if (!resource) {
     if (issuer || endpoint) throw new Error('mocapi.auth.resource (the MCP endpoint\'s public URL) must be set with mocapi.auth.issuer or mocapi.auth.introspection-endpoint');
     return undefined;
   }
   if (!issuer && !endpoint) throw new Error('mocapi.auth.resource is set: set mocapi.auth.issuer (JWT access tokens) or mocapi.auth.introspection-endpoint (opaque tokens) too');
-  const scopes = list(read('mocapi.auth.scopes-supported'));
-  const required = list(read('mocapi.auth.required-scopes'));
-  const metadataUrl = read('mocapi.auth.resource-metadata-url');
+  const scopes = setting.value('mocapi.auth.scopes-supported');
+  const required = setting.value('mocapi.auth.required-scopes');
+  const metadataUrl = setting.value('mocapi.auth.resource-metadata-url');
   return {
     ...verifier,
     resourceMetadata: {
       resource,
-      authorization_servers: list(read('mocapi.auth.authorization-servers')) ?? (issuer ? [issuer] : []),
+      authorization_servers: setting.value('mocapi.auth.authorization-servers') ?? (issuer ? [issuer] : []),
       ...(scopes && { scopes_supported: scopes }),
     },
     ...(required && { requiredScopes: required }),
@@ -252,11 +196,18 @@ function authSettings(option: McpAuthOption | undefined, read: (key: string) => 
   };
 }
 
+/** `{ [name]: value }` when there is a value, else nothing to spread. */
+function optional<N extends string, T>(name: N, value: T | undefined): { [key in N]?: T } {
+  return value === undefined ? {} : ({ [name]: value } as { [key in N]: T });
+}
+
 /**
  * @param declaredIn the directory of the file that called `forRoot()`: paths given in the options
  * resolve from there, paths from config from the working directory.
  */
 export function resolveMcpSettings(options: McpModuleOptions = {}, config?: ConfigReader, declaredIn?: string): McpSettings {
+  // Before resolving: a misspelled name may be why a setting below is missing.
+  for (const warning of unknownSettingWarnings(config)) new Logger('McpModule').warn(warning);
   const sources = new SettingSources(options, config);
   try {
     return sources.describe(settingsOf(options, config, sources, declaredIn));
@@ -268,122 +219,93 @@ export function resolveMcpSettings(options: McpModuleOptions = {}, config?: Conf
 /**
  * Each `mocapi.*` key is read as written (`mocapi.mrtr.ttl`, as loaded by `registerAs` or a config
  * factory), then in its environment form (`MOCAPI_MRTR_TTL`) so `.env` files work; options win.
+ * The table resolves each setting; the rules between settings follow.
  */
-function settingsOf(options: McpModuleOptions, config: ConfigReader | undefined, sources: SettingSources, declaredIn: string | undefined): McpSettings {
-  const read = (key: string) => sources.read(key);
-  const endpoint = options.endpoint ?? read('mocapi.endpoint') ?? DEFAULT_ENDPOINT;
-  const ttl = options.mrtr?.ttl ?? read('mocapi.mrtr.ttl') ?? DEFAULT_MRTR_TTL;
-  const ttlMs = duration('mocapi.mrtr.ttl', ttl);
-  const callTimeout = options.limits?.callTimeout ?? read('mocapi.limits.call-timeout');
-  const shutdownTimeout = options.limits?.shutdownTimeout ?? read('mocapi.limits.shutdown-timeout') ?? 'PT10S';
-  const requestTimeoutMs = duration('mocapi.limits.request-timeout', options.limits?.requestTimeout ?? read('mocapi.limits.request-timeout') ?? 'PT30S');
-  const headersTimeoutMs = duration('mocapi.limits.headers-timeout', options.limits?.headersTimeout ?? read('mocapi.limits.headers-timeout') ?? 'PT10S');
+function settingsOf(options: McpModuleOptions, config: ConfigReader | undefined, setting: SettingSources, declaredIn: string | undefined): McpSettings {
+  const value = <K extends SettingKey>(key: K) => setting.value(key) as SettingValue<K>;
+  const ttl = value('mocapi.mrtr.ttl');
+  const ttlMs = parseIsoDuration(ttl);
+  const callTimeoutMs = setting.value('mocapi.limits.call-timeout');
+  const shutdownTimeoutMs = value('mocapi.limits.shutdown-timeout');
+  const requestTimeoutMs = value('mocapi.limits.request-timeout');
+  const headersTimeoutMs = value('mocapi.limits.headers-timeout');
   if (headersTimeoutMs > requestTimeoutMs) {
     throw new Error('mocapi.limits.headers-timeout must not be longer than mocapi.limits.request-timeout');
   }
-  const bodyTimeoutMs = positiveDuration('mocapi.limits.body-timeout', options.limits?.bodyTimeout ?? read('mocapi.limits.body-timeout') ?? 'PT10S');
+  const bodyTimeoutMs = value('mocapi.limits.body-timeout');
   if (bodyTimeoutMs > requestTimeoutMs) {
     throw new Error('mocapi.limits.body-timeout must not be longer than mocapi.limits.request-timeout (which bounds the whole request)');
   }
-  const cacheScope = (options.cache?.cacheScope ?? read('mocapi.cache.scope') ?? 'private') as CacheScope;
-  if (cacheScope !== 'public' && cacheScope !== 'private') {
-    throw new Error(`mocapi.cache.scope must be "public" or "private"; got "${cacheScope}"`);
-  }
-  const title = options.title ?? read('mocapi.server.title');
-  const protocol = (options.protocol ?? read('mocapi.protocol') ?? 'dual') as McpProtocolPosture;
-  if (!POSTURES.includes(protocol)) {
-    throw new Error(`mocapi.protocol must be one of ${POSTURES.map((p) => `"${p}"`).join(', ')}; got "${protocol}"`);
-  }
-  const sessionTtl = options.session?.ttl ?? read('mocapi.session.ttl') ?? DEFAULT_SESSION_TTL;
-  const maxEntries = positiveInteger(options.store?.maxEntries ?? read('mocapi.store.max-entries'), 'mocapi.store.max-entries', DEFAULT_STORE_MAX_ENTRIES);
-  const storeBudget = budgets(options.store, read, maxEntries);
-  const perClient = sharesOf(storeBudget, fraction(options.store?.clientShare ?? read('mocapi.store.client-share'), 'mocapi.store.client-share', DEFAULT_CLIENT_SHARE));
-  const maxPerClient = maxTasksPerClient(options.tasks?.maxPerClient ?? read('mocapi.tasks.max-per-client'), storeBudget.task, perClient.task);
+  const cacheScope = value('mocapi.cache.scope');
+  const title = setting.value('mocapi.server.title');
+  const protocol = value('mocapi.protocol');
+  const sessionTtl = value('mocapi.session.ttl');
+  const maxEntries = value('mocapi.store.max-entries');
+  const storeBudget = budgets(setting, maxEntries);
+  const perClient = sharesOf(storeBudget, value('mocapi.store.client-share'));
+  const maxPerClient = maxTasksPerClient(setting, storeBudget.task, perClient.task);
   // A client may always keep as many tasks as it may run at once.
   perClient.task = Math.max(perClient.task, maxPerClient);
-  const clientIpHeader =
-    headerName(options.store?.clientIpHeader ?? read('mocapi.store.client-ip-header'), 'mocapi.store.client-ip-header') ??
-    headerName(options.tasks?.clientIpHeader ?? read('mocapi.tasks.client-ip-header'), 'mocapi.tasks.client-ip-header');
+  const clientIpHeader = setting.value('mocapi.store.client-ip-header') ?? setting.value('mocapi.tasks.client-ip-header');
   const serverInfo: Implementation = {
-    name: options.name ?? read('mocapi.server.name') ?? 'nest-mcp-server',
-    version: options.version ?? read('mocapi.server.version') ?? '0.0.0',
+    name: value('mocapi.server.name'),
+    version: value('mocapi.server.version'),
     ...(title ? { title } : {}),
   };
+  const skillsDirectory = setting.value('mocapi.skills.directory');
   return {
     serverInfo,
-    instructions: options.instructions ?? read('mocapi.server.instructions'),
-    endpoint: endpoint.startsWith('/') ? endpoint : `/${endpoint}`,
+    instructions: setting.value('mocapi.server.instructions'),
+    endpoint: value('mocapi.endpoint'),
     protocol,
-    session: {
-      ttl: sessionTtl,
-      ttlMs: duration('mocapi.session.ttl', sessionTtl),
-      inputTimeoutMs: inputTimeout(options.session?.inputTimeout ?? read('mocapi.session.input-timeout'), ttlMs),
-    },
-    allowedOrigins: options.allowedOrigins ?? list(read('mocapi.allowed-origins')),
-    allowedHosts: options.allowedHosts ?? list(read('mocapi.allowed-hosts')),
+    session: { ttl: sessionTtl, ttlMs: parseIsoDuration(sessionTtl), inputTimeoutMs: inputTimeout(setting, ttlMs) },
+    allowedOrigins: setting.value('mocapi.allowed-origins'),
+    allowedHosts: setting.value('mocapi.allowed-hosts'),
     // A development tool: off in production unless forced on.
-    playground: flag(options.playground ?? read('mocapi.playground'), 'mocapi.playground', nodeEnv(config) !== 'production'),
-    serverCard: serverCardSettings(options.serverCard, read, serverInfo),
-    pageSize: positiveInteger(options.pageSize ?? read('mocapi.page-size'), 'mocapi.page-size', DEFAULT_PAGE_SIZE),
+    playground: setting.value('mocapi.playground') ?? nodeEnv(config) !== 'production',
+    serverCard: serverCardSettings(options.serverCard, setting, serverInfo),
+    pageSize: value('mocapi.page-size'),
     mrtr: {
       // A blank secret is kept (and refused at start-up), not taken for none (an ephemeral key).
-      secret: options.mrtr?.secret ?? read('mocapi.mrtr.secret') ?? (sources.isBlank('mocapi.mrtr.secret') ? '' : undefined),
-      previousSecrets: options.mrtr?.previousSecrets ?? entries(read('mocapi.mrtr.previous-secrets')),
+      secret: setting.value('mocapi.mrtr.secret'),
+      previousSecrets: setting.value('mocapi.mrtr.previous-secrets'),
       ttlMs,
       ttl,
-      maxStateLength: positiveInteger(options.mrtr?.maxStateLength ?? read('mocapi.mrtr.max-state-length'), 'mocapi.mrtr.max-state-length', 65_536),
-      maxInputResponses: positiveInteger(
-        options.mrtr?.maxInputResponses ?? read('mocapi.mrtr.max-input-responses'),
-        'mocapi.mrtr.max-input-responses',
-        32,
-      ),
-      acceptFirstRoundWithoutState: flag(
-        options.mrtr?.acceptFirstRoundWithoutState ?? read('mocapi.mrtr.accept-first-round-without-state'),
-        'mocapi.mrtr.accept-first-round-without-state',
-        false,
-      ),
+      maxStateLength: value('mocapi.mrtr.max-state-length'),
+      maxInputResponses: value('mocapi.mrtr.max-input-responses'),
+      acceptFirstRoundWithoutState: value('mocapi.mrtr.accept-first-round-without-state'),
     },
     store: {
       instance: options.store?.instance,
       bus: options.store?.bus,
-      redisUrl: options.store?.redisUrl ?? read('mocapi.store.redis-url'),
-      keyPrefix: options.store?.keyPrefix ?? read('mocapi.store.key-prefix') ?? DEFAULT_STORE_KEY_PREFIX,
+      redisUrl: setting.value('mocapi.store.redis-url'),
+      keyPrefix: value('mocapi.store.key-prefix'),
       maxEntries,
       budgets: storeBudget,
       shares: { perClient, clientIpHeader },
-      redisRequireNoeviction: flag(
-        options.store?.redisRequireNoeviction ?? read('mocapi.store.redis-require-noeviction'),
-        'mocapi.store.redis-require-noeviction',
-        false,
-      ),
+      redisRequireNoeviction: value('mocapi.store.redis-require-noeviction'),
     },
     limits: {
-      maxBodyBytes: positiveInteger(options.limits?.maxBodyBytes ?? read('mocapi.limits.max-body-bytes'), 'mocapi.limits.max-body-bytes', 1_048_576),
-      maxJsonDepth: positiveInteger(options.limits?.maxJsonDepth ?? read('mocapi.limits.max-json-depth'), 'mocapi.limits.max-json-depth', 64),
-      callTimeoutMs: callTimeout === undefined ? undefined : duration('mocapi.limits.call-timeout', callTimeout),
-      shutdownTimeoutMs: duration('mocapi.limits.shutdown-timeout', shutdownTimeout),
+      maxBodyBytes: value('mocapi.limits.max-body-bytes'),
+      maxJsonDepth: value('mocapi.limits.max-json-depth'),
+      callTimeoutMs,
+      shutdownTimeoutMs,
       requestTimeoutMs,
       headersTimeoutMs,
       bodyTimeoutMs,
     },
     tasks: {
-      ttlMs: positiveDuration('mocapi.tasks.ttl', options.tasks?.ttl ?? read('mocapi.tasks.ttl') ?? 'PT1H'),
-      pollIntervalMs: positiveDuration('mocapi.tasks.poll-interval', options.tasks?.pollInterval ?? read('mocapi.tasks.poll-interval') ?? 'PT1S'),
-      leaseMs: positiveDuration('mocapi.tasks.lease', options.tasks?.lease ?? read('mocapi.tasks.lease') ?? 'PT15S'),
+      ttlMs: value('mocapi.tasks.ttl'),
+      pollIntervalMs: value('mocapi.tasks.poll-interval'),
+      leaseMs: value('mocapi.tasks.lease'),
       maxPerClient,
     },
-    cache: {
-      ttlMs: positiveInteger(options.cache?.ttlMs ?? read('mocapi.cache.ttl-ms'), 'mocapi.cache.ttl-ms', 0, true),
-      cacheScope,
-    },
+    cache: { ttlMs: value('mocapi.cache.ttl-ms'), cacheScope },
     skills: {
-      directory: declaredPath(options.skills?.directory, declaredIn) ?? declaredPath(read('mocapi.skills.directory'), undefined),
-      directoryRead: flag(options.skills?.directoryRead ?? read('mocapi.skills.directory-read'), 'mocapi.skills.directory-read', true),
+      // Paths given in the options resolve from the file that called forRoot(), paths from config from the working directory.
+      directory: skillsDirectory === undefined ? undefined : resolveDeclaredPath(skillsDirectory, setting.optionOf('mocapi.skills.directory') === undefined ? undefined : declaredIn),
+      directoryRead: value('mocapi.skills.directory-read'),
     },
-    auth: authSettings(options.auth, read),
+    auth: authSettings(options.auth, setting),
   };
-}
-
-function declaredPath(given: string | URL | undefined, declaredIn: string | undefined): string | undefined {
-  return given === undefined ? undefined : resolveDeclaredPath(given, declaredIn);
 }

@@ -1,6 +1,6 @@
 import type { McpServerCardOptions } from '../interfaces/mcp-module-options.interface.js';
 import type { Icon, Implementation } from '../protocol/wire.types.js';
-import { flag } from './setting-values.js';
+import type { SettingSources } from './setting-sources.js';
 
 /**
  * The Server Card as the settings hold it: checked against the card's rules at start-up, so that a
@@ -39,16 +39,15 @@ const LACKING_DESCRIPTION = 'a description (mocapi.server-card.description)';
  * description and a reverse-DNS name); switched on explicitly, or listed in the AI Catalog, it must
  * be one, or start-up stops and says what is missing.
  */
-export function serverCardSettings(option: McpServerCardOptions | undefined, read: (key: string) => string | undefined, serverInfo: Implementation): ServerCardSettings {
-  const enabledValue = option?.enabled ?? read('mocapi.server-card.enabled');
-  const enabled = enabledValue === undefined ? undefined : flag(enabledValue, 'mocapi.server-card.enabled', true);
-  const aiCatalog = flag(option?.aiCatalog ?? read('mocapi.server-card.ai-catalog'), 'mocapi.server-card.ai-catalog', false);
+export function serverCardSettings(option: McpServerCardOptions | undefined, setting: SettingSources, serverInfo: Implementation): ServerCardSettings {
+  const enabled = setting.value('mocapi.server-card.enabled');
+  const aiCatalog = setting.value('mocapi.server-card.ai-catalog') ?? false;
   if (enabled === false) {
     if (aiCatalog) throw new Error('mocapi.server-card.ai-catalog lists the Server Card, which mocapi.server-card.enabled turns off');
     return { served: false, lacking: [] };
   }
-  const name = cardName(serverInfo.name, option?.namespace ?? read('mocapi.server-card.namespace'));
-  const description = option?.description ?? read('mocapi.server-card.description');
+  const name = cardName(serverInfo.name, setting.value('mocapi.server-card.namespace'));
+  const description = setting.value('mocapi.server-card.description');
   if (name === undefined || description === undefined) {
     const lacking = [...(name === undefined ? [LACKING_NAME] : []), ...(description === undefined ? [LACKING_DESCRIPTION] : [])];
     if (enabled || aiCatalog) {
@@ -60,9 +59,9 @@ export function serverCardSettings(option: McpServerCardOptions | undefined, rea
   checkLength('mocapi.server-card.description', description, 1, LIMITS.description);
   if (serverInfo.title !== undefined) checkLength('mocapi.server.title', serverInfo.title, 1, LIMITS.title);
   checkLength('mocapi.server.version', serverInfo.version, 0, LIMITS.version);
-  const url = option?.url ?? read('mocapi.server-card.url');
+  const url = setting.value('mocapi.server-card.url');
   if (url !== undefined && !/^https?:\/\/\S+$/.test(url)) throw new Error(`mocapi.server-card.url must be the endpoint's absolute http(s) URL; got "${url}"`);
-  const websiteUrl = option?.websiteUrl ?? read('mocapi.server-card.website-url');
+  const websiteUrl = setting.value('mocapi.server-card.website-url');
   checkUrl('mocapi.server-card.website-url', websiteUrl);
   for (const icon of option?.icons ?? []) checkUrl('McpModule option serverCard.icons[].src', icon.src);
   const repository = option?.repository;

@@ -1,4 +1,5 @@
 import type { McpModuleOptions } from '../interfaces/mcp-module-options.interface.js';
+import { SETTING_TABLE, type SettingDescriptor, type SettingKey, type SettingValue } from './setting-table.js';
 
 /** A setting's dotted key as it appears in messages: `mocapi.mrtr.ttl`, `mocapi.limits.call-timeout`. */
 const SETTING_KEY = /\bmocapi(?:\.[a-z0-9-]+)+/g;
@@ -23,6 +24,27 @@ export class SettingSources {
     private readonly options: McpModuleOptions,
     private readonly config: ConfigReader | undefined,
   ) {}
+
+  /** The setting under `key`: its option, else its config value, else its default; parsed. `undefined`: none of them. */
+  value<K extends SettingKey>(key: K): SettingValue<K> | undefined {
+    const descriptor: SettingDescriptor<unknown> = SETTING_TABLE[key];
+    const given = this.given(key);
+    if (given !== undefined) return given;
+    return descriptor.default === undefined ? undefined : (descriptor.type.parse(descriptor.default, key) as SettingValue<K>);
+  }
+
+  /** The setting under `key` as the user set it (option, else config), parsed; `undefined`: left to its default. */
+  given<K extends SettingKey>(key: K): SettingValue<K> | undefined {
+    const descriptor: SettingDescriptor<unknown> = SETTING_TABLE[key];
+    const set = this.optionOf(key) ?? this.read(key) ?? (descriptor.keepBlank && this.isBlank(key) ? '' : undefined);
+    return set === undefined ? undefined : (descriptor.type.parse(set, key) as SettingValue<K>);
+  }
+
+  /** The `McpModule` option of `key`, as given. */
+  optionOf(key: SettingKey): unknown {
+    const { option } = SETTING_TABLE[key] as SettingDescriptor<unknown>;
+    return option === undefined ? undefined : valueAt(this.options, option);
+  }
 
   read(key: string): string | undefined {
     if (!this.config) return undefined;
