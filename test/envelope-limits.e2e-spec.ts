@@ -1,7 +1,8 @@
 import 'reflect-metadata';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { PassThrough } from 'node:stream';
-import { bootstrapStdio, MAX_ID_LENGTH, type McpStdioServer } from '../lib/index.js';
+import { bootstrapStdio, type McpStdioServer } from '../lib/index.js';
+import { MAX_ID_LENGTH } from '../lib/protocol/json-rpc-envelope.js';
 import { LEGACY_PROTOCOL_VERSION, legacySessionHeaders, openLegacySession, postMcp, rpc, standardMeta, type Json } from './support/mcp-http.js';
 import { JsonLines } from './support/waiting.js';
 import { ReliabilityFixtureModule, startReliabilityApp, type ReliabilityApp } from './src/reliability-fixture.js';

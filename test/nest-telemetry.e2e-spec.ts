@@ -6,8 +6,9 @@ import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import { AggregationTemporality, DataPointType, InMemoryMetricExporter, MeterProvider, PeriodicExportingMetricReader } from '@opentelemetry/sdk-metrics';
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { lastValueFrom } from 'rxjs';
-import { classifyOutbound, McpDispatcher, McpTelemetry, type JsonRpcRequest } from '../lib/index.js';
-import { parseTraceparent } from '../lib/telemetry/mcp-telemetry.js';
+import { McpDispatcher } from '../lib/dispatch/mcp.dispatcher.js';
+import type { JsonRpcRequest } from '../lib/index.js';
+import { classifyOutbound, McpTelemetry, parseTraceparent } from '../lib/telemetry/mcp-telemetry.js';
 import { TelemetryFixtureModule } from './src/nest-telemetry.fixture.js';
 import { callMcp, rpc, startApp, type StartedApp } from './support/mcp-http.js';
 
