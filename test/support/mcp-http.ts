@@ -159,6 +159,9 @@ export async function startApp(imports: any[], endpoint = '/mcp', providers: any
   const moduleRef = await Test.createTestingModule({ imports, providers }).compile();
   const app = createHttpApp(moduleRef, { logger });
   await app.listen(0, '127.0.0.1');
+  // The tests' fetch drops an idle socket after 4 s; a server that drops it first (Node: 5 s) races a request
+  // reusing it (ECONNRESET) on a loaded machine. Longer here, so the client always lets go first.
+  app.getHttpServer().keepAliveTimeout = 65_000;
   const { port } = app.getHttpServer().address() as AddressInfo;
   const baseUrl = `http://127.0.0.1:${port}`;
   return { app, baseUrl, url: `${baseUrl}${endpoint}` };
