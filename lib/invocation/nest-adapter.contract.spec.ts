@@ -36,8 +36,13 @@ import { McpArg } from '../decorators/mcp-args.decorator.js';
 import { of } from 'rxjs';
 import { setPreparation, type McpInvocation } from './mcp-invocation.js';
 import { NestAdapter } from './nest-adapter.js';
+import { MCP_SETTINGS } from '../mcp.constants.js';
+import { resolveMcpSettings } from '../config/mcp-settings.js';
 import { readRoute, routeParamKind } from './nest-route-metadata.js';
 import type { ParamsFactory } from '@nestjs/core';
+
+/** The adapter as the module provides it, with the default settings. */
+const ADAPTER = [NestAdapter, { provide: MCP_SETTINGS, useValue: resolveMcpSettings() }];
 
 /**
  * Contract of nest-adapter.ts with @nestjs/core, pinned to the peer range: if a Nest release
@@ -80,7 +85,7 @@ class Handlers {
   }
 }
 
-@Module({ imports: [DiscoveryModule], providers: [Handlers, NestAdapter, { provide: APP_GUARD, useClass: GlobalGuard }] })
+@Module({ imports: [DiscoveryModule], providers: [Handlers, ...ADAPTER, { provide: APP_GUARD, useClass: GlobalGuard }] })
 class ContractModule {}
 
 describe('Nest adapter contract (@nestjs/core peer range)', () => {
@@ -176,7 +181,7 @@ describe('Nest adapter contract (@nestjs/core peer range)', () => {
         return n;
       }
     }
-    @Module({ imports: [DiscoveryModule], controllers: [Routes], providers: [NestAdapter] })
+    @Module({ imports: [DiscoveryModule], controllers: [Routes], providers: [...ADAPTER] })
     class RoutesModule {}
     const moduleRef = await Test.createTestingModule({ imports: [RoutesModule] }).compile();
     const app = moduleRef.createNestApplication();
@@ -250,10 +255,10 @@ class Plain {
 @UseGuards(ClassBoundGuard)
 class Guarded extends Plain {}
 
-@Module({ imports: [DiscoveryModule], providers: [Plain, Guarded, NestAdapter] })
+@Module({ imports: [DiscoveryModule], providers: [Plain, Guarded, ...ADAPTER] })
 class PlainModule {}
 
-@Module({ imports: [DiscoveryModule], providers: [Plain, NestAdapter, { provide: APP_PIPE, useClass: Identity }] })
+@Module({ imports: [DiscoveryModule], providers: [Plain, ...ADAPTER, { provide: APP_PIPE, useClass: Identity }] })
 class GlobalPipeModule {}
 
 async function adapterFor(module: Function) {
