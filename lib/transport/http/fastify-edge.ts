@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
+import { isHookOf, routeContextOf } from './fastify-internals.js';
 import { nodeExchange } from './http-exchange.js';
 import { jsonRpcError } from './json-response.js';
 import type { AnsweringEdge } from './request-body.js';
@@ -89,9 +90,6 @@ function readBody(edge: AnsweringEdge, request: FastifyRequestLike, reply: Fasti
   }, done);
 }
 
-/** Fastify's key of a request's route context (its hooks): not exported, found by its description once. */
-let routeContextKey: symbol | undefined;
-
 /** The answer of `nothingFollows` per route context: a route's hooks are fixed once Fastify is ready. */
 const nothingFollowsRoute = new WeakMap<object, boolean>();
 
@@ -101,21 +99,15 @@ const nothingFollowsRoute = new WeakMap<object, boolean>();
  * context that cannot be read counts as one that has hooks.
  */
 function nothingFollows(request: FastifyRequestLike): boolean {
-  routeContextKey ??= Object.getOwnPropertySymbols(request).find((key) => key.description === 'fastify.context');
-  const context = routeContextKey && (request as unknown as Record<symbol, { preValidation?: unknown; preHandler?: unknown } | undefined>)[routeContextKey];
+  const context = routeContextOf(request);
   if (!context) return false;
   let answer = nothingFollowsRoute.get(context);
   if (answer === undefined) {
     const { preValidation, preHandler } = context;
-    answer = Array.isArray(preValidation) && preValidation.length === 1 && isRestoreMcpBody(preValidation[0]) && (preHandler == null || (Array.isArray(preHandler) && preHandler.length === 0));
+    answer = Array.isArray(preValidation) && preValidation.length === 1 && isHookOf(preValidation[0], restoreMcpBody) && (preHandler == null || (Array.isArray(preHandler) && preHandler.length === 0));
     nothingFollowsRoute.set(context, answer);
   }
   return answer;
-}
-
-/** Fastify keeps a hook bound to its instance: the edge's own is known by its (unusual) name then. */
-function isRestoreMcpBody(hook: unknown): boolean {
-  return hook === restoreMcpBody || (typeof hook === 'function' && hook.name === `bound ${restoreMcpBody.name}`);
 }
 
 function parkBody(raw: ParkedRequest, body: unknown): void {
