@@ -38,6 +38,7 @@ import { setPreparation, type McpInvocation } from './mcp-invocation.js';
 import { NestAdapter } from './nest-adapter.js';
 import { MCP_SETTINGS } from '../mcp.constants.js';
 import { resolveMcpSettings } from '../config/mcp-settings.js';
+import { contractOn, installedVersions } from '../../test/support/framework-contract.js';
 import { readRoute, routeParamKind } from './nest-route-metadata.js';
 import type { ParamsFactory } from '@nestjs/core';
 
@@ -100,16 +101,17 @@ describe('Nest adapter contract (@nestjs/core peer range)', () => {
   });
 
   it('@nestjs/core/internal and @nestjs/common/internal export what the adapter imports', () => {
+    const holds = contractOn(installedVersions('@nestjs/core'));
     for (const name of ['BaseExceptionFilterContext', 'ExecutionContextHost', 'GuardsConsumer', 'GuardsContextCreator', 'Injector', 'STATIC_CONTEXT']) {
-      expect(coreInternal).toHaveProperty(name);
+      holds(`@nestjs/core/internal exports ${name}`, name in coreInternal);
     }
-    expect(typeof commonInternal.EXCEPTION_FILTERS_METADATA).toBe('string');
-    expect(typeof commonInternal.selectExceptionFilterMetadata).toBe('function');
+    holds('@nestjs/common/internal exports EXCEPTION_FILTERS_METADATA', typeof commonInternal.EXCEPTION_FILTERS_METADATA === 'string');
+    holds('@nestjs/common/internal exports selectExceptionFilterMetadata', typeof commonInternal.selectExceptionFilterMetadata === 'function');
     // The context creators read only getModules() from the container stand-in; ApplicationConfig is public.
-    expect(typeof coreInternal.BaseExceptionFilterContext.prototype.createContext).toBe('function');
-    expect(typeof ApplicationConfig.prototype.getGlobalRequestFilters).toBe('function');
-    expect(ModulesContainer).toBeDefined();
-    expect(typeof ExternalContextCreator.prototype.create).toBe('function');
+    holds('BaseExceptionFilterContext has createContext()', typeof coreInternal.BaseExceptionFilterContext.prototype.createContext === 'function');
+    holds('ApplicationConfig has getGlobalRequestFilters()', typeof ApplicationConfig.prototype.getGlobalRequestFilters === 'function');
+    holds('@nestjs/core exports ModulesContainer', ModulesContainer !== undefined);
+    holds('ExternalContextCreator has create()', typeof ExternalContextCreator.prototype.create === 'function');
   });
 
   it('guards (global and DI-bound class guards) run first; a Promise from the params factory is awaited before the method; filters resolve', async () => {
