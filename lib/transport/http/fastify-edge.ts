@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { Readable } from 'node:stream';
-import { isHookOf, routeContextOf } from './fastify-internals.js';
+import type { Readable } from 'node:stream';
+import { hideBodyFromFastify, isHookOf, routeContextOf, standInPayload } from './fastify-internals.js';
 import { nodeExchange } from './http-exchange.js';
 import { jsonRpcError } from './json-response.js';
 import type { AnsweringEdge } from './request-body.js';
@@ -35,7 +35,6 @@ interface FastifyLike {
 const PARSED_ELSEWHERE = Buffer.from('null');
 /** The body the edge parsed, and the framing headers set aside, on the Node request until validation. */
 const PARSED = Symbol('nest-mcp:parsed-body');
-const BODY_HEADERS = ['content-type', 'content-length', 'transfer-encoding'] as const;
 type ParkedRequest = IncomingMessage & { [PARSED]?: { body: unknown; headers: IncomingMessage['headers'] } };
 
 /**
@@ -72,7 +71,7 @@ export function prepareFastifyEdge(fastify: unknown, edge: AnsweringEdge, onMcpR
 
 /** POST: admits and reads the body. Other methods (405, or DELETE of a 2025 session): their body means nothing to MCP and is not read. */
 function readBody(edge: AnsweringEdge, request: FastifyRequestLike, reply: FastifyReplyLike, done: (error: Error | null, payload?: Readable) => void): void {
-  if (request.raw.method !== 'POST') return done(null, standInFor(request));
+  if (request.raw.method !== 'POST') return done(null, standInPayload(request.headers, PARSED_ELSEWHERE));
   edge.admit(request.raw, reply.raw).then((read) => {
     if (!('body' in read)) {
       reply.code(read.status).send(jsonRpcError(read.error));
@@ -111,23 +110,7 @@ function nothingFollows(request: FastifyRequestLike): boolean {
 }
 
 function parkBody(raw: ParkedRequest, body: unknown): void {
-  const headers: IncomingMessage['headers'] = {};
-  for (const name of BODY_HEADERS) {
-    if (raw.headers[name] === undefined) continue;
-    headers[name] = raw.headers[name] as string;
-    // Undefined rather than deleted: Fastify tests for undefined, and the object keeps its shape.
-    raw.headers[name] = undefined;
-  }
-  raw[PARSED] = { body, headers };
-}
-
-function standInFor(request: FastifyRequestLike): Readable {
-  // Fastify compares the bytes it reads with Content-Length, and cannot match a declared 0 (its check
-  // is `received || read`). Node has framed the body already, so the header is dropped then.
-  if (request.headers['content-length'] === '0') delete request.headers['content-length'];
-  return Object.assign(Readable.from([PARSED_ELSEWHERE]), {
-    receivedEncodedLength: Number(request.headers['content-length']) || 0,
-  });
+  raw[PARSED] = { body, headers: hideBodyFromFastify(raw.headers) };
 }
 
 function restoreMcpBody(request: FastifyRequestLike, _reply: FastifyReplyLike, done: () => void): void {
