@@ -44,6 +44,12 @@ const SCHEMA_LIBRARIES = npm('zod', 'valibot', 'arktype', '@ark/[^/]+', '@standa
 // `@nestjs/common/internal` are entry points for Nest's own packages: any file but the package's index.
 const NEST_INTERNALS = ['(^|/)node_modules/@nestjs/(core|common)/(?!index\\.(js|d\\.ts)$)', '^@nestjs/(core|common)/'];
 const NEST_ADAPTER = '^lib/invocation/nest-(adapter|route-metadata)\\.ts$';
+// Any file of Express's router or Fastify but the package's entry, and of Nest's HTTP adapters but their index.
+const HTTP_FRAMEWORK_INTERNALS = [
+  '(^|/)node_modules/(express|router|fastify|@nestjs/platform-(express|fastify))/(?!(index|fastify)\\.(js|d\\.ts)$|package\\.json$)',
+  '^(express|router|fastify|@nestjs/platform-(express|fastify))/',
+];
+const HTTP_INTERNALS_ROOMS = '^lib/transport/http/(express|fastify)-internals\\.ts$';
 
 const ENTRIES = TIERS.flatMap((t) => t.entries);
 const pathOf = (entry) => (entry.endsWith('.ts') ? `^lib/${entry.replaceAll('.', '\\.')}$` : `^lib/${entry}/`);
@@ -125,6 +131,13 @@ module.exports = {
       severity: 'error',
       from: { path: '^lib/', pathNot: NEST_ADAPTER },
       to: { path: NEST_INTERNALS },
+    },
+    {
+      name: 'http-framework-internals-in-their-rooms',
+      comment: 'Only transport/http/express-internals.ts and fastify-internals.ts reach past the entry of Express, its router, Fastify or Nest\'s HTTP adapters, so an upgrade that moves their internals breaks two files, pinned by their contract specs',
+      severity: 'error',
+      from: { path: '^lib/', pathNot: HTTP_INTERNALS_ROOMS },
+      to: { path: HTTP_FRAMEWORK_INTERNALS },
     },
     {
       name: 'no-schema-libraries',

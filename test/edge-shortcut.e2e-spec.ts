@@ -3,7 +3,7 @@
  * (lib/transport/http/express-edge.ts, fastify-edge.ts): on Express without walking the rest of the
  * router, on Fastify without the route's later steps and Nest's route handler. These apps show when it
  * may, and that whatever the application puts in the way (middleware on the path, a global
- * interceptor, a Fastify hook, `NEST_MCP_INVOKER=nest`) still sees every POST, as without the shortcut.
+ * interceptor, a Fastify hook, `MOCAPI_INVOKER=nest`) still sees every POST, as without the shortcut.
  * Both adapters (`npm run test:fastify`); the router's own walk is checked on a real Express router.
  */
 import 'reflect-metadata';
@@ -143,14 +143,14 @@ describe('the edge answers a POST itself only when nothing else would see it', (
     expect(byEdge()).toBe(0);
   });
 
-  it('NEST_MCP_INVOKER=nest keeps Nest\'s own path for every POST', async () => {
-    process.env.NEST_MCP_INVOKER = 'nest';
+  it('MOCAPI_INVOKER=nest keeps Nest\'s own path for every POST', async () => {
+    process.env.MOCAPI_INVOKER = 'nest';
     try {
       const { url, byEdge } = await start(BareModule);
       await echo(url, 'one', 'two', 'three');
       expect(byEdge()).toBe(0);
     } finally {
-      delete process.env.NEST_MCP_INVOKER;
+      delete process.env.MOCAPI_INVOKER;
     }
   });
 

@@ -1,10 +1,10 @@
 /**
- * The enhancer, filter, scope and auth suites once more, with `NEST_MCP_INVOKER=nest`: every handler
+ * The enhancer, filter, scope and auth suites once more, with `MOCAPI_INVOKER=nest`: every handler
  * goes through Nest's ExternalContextCreator, none is called directly. The same expectations hold on
  * both paths (the files themselves run on the default one, where methods nothing enhances are called
- * directly). The variable is read when an app's NestAdapter is made, so it is set before any import.
+ * directly). The variable is read when an app resolves its settings, so it is set before any import.
  */
-process.env.NEST_MCP_INVOKER = 'nest';
+process.env.MOCAPI_INVOKER = 'nest';
 
 await import('./nest-enhancers.e2e-spec.js');
 await import('./module-scope.e2e-spec.js');

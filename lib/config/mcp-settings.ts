@@ -6,7 +6,7 @@ import { parseIsoDuration } from './iso-duration.util.js';
 import { resolveDeclaredPath } from './declaring-file.js';
 import { serverCardSettings, type ServerCardSettings } from './server-card-settings.js';
 import { SettingSources, type ConfigReader } from './setting-sources.js';
-import type { SettingKey, SettingValue } from './setting-table.js';
+import type { McpInvokerPath, SettingKey, SettingValue } from './setting-table.js';
 import { unknownSettingWarnings } from './unknown-settings.js';
 
 export type { ConfigReader } from './setting-sources.js';
@@ -82,6 +82,8 @@ export interface McpSettings {
   tasks: { ttlMs: number; pollIntervalMs: number; leaseMs: number; maxPerClient: number };
   /** `directory` absent: no skills are published. */
   skills: { directory: string | undefined; directoryRead: boolean };
+  /** `nest`: no handler is called directly and no POST skips the framework's router (`mocapi.invoker`). */
+  invoker: McpInvokerPath;
   /** Bearer-token auth: the options' `auth`, its ready verifier filled from `mocapi.auth.*`; or built from them alone. `undefined`: off. */
   auth: McpAuthOption | undefined;
 }
@@ -306,6 +308,7 @@ function settingsOf(options: McpModuleOptions, config: ConfigReader | undefined,
       directory: skillsDirectory === undefined ? undefined : resolveDeclaredPath(skillsDirectory, setting.optionOf('mocapi.skills.directory') === undefined ? undefined : declaredIn),
       directoryRead: value('mocapi.skills.directory-read'),
     },
+    invoker: value('mocapi.invoker'),
     auth: authSettings(options.auth, setting),
   };
 }

@@ -26,6 +26,10 @@ const setting = <T>(descriptor: SettingDescriptor<T>): SettingDescriptor<T> => d
 
 const POSTURES: readonly McpProtocolPosture[] = ['dual', 'modern', 'legacy'];
 const SCOPES: readonly CacheScope[] = ['public', 'private'];
+const INVOKERS: readonly McpInvokerPath[] = ['direct', 'nest'];
+
+/** `direct`: what Nest would add nothing to is called or answered directly; `nest`: everything takes Nest's own path. @internal */
+export type McpInvokerPath = 'direct' | 'nest';
 
 /**
  * Every `mocapi.*` setting, under its config key (read as written, then in its environment form,
@@ -204,6 +208,12 @@ export const SETTING_TABLE = {
     type: is.positiveDurationMs,
     default: 'PT10S',
     meaning: 'longest a client may take to send a POST body to the endpoint (408 beyond); at most `requestTimeout`',
+  }),
+  'mocapi.invoker': setting({
+    type: oneOf(INVOKERS, (got) => `must be "direct" or "nest"; got "${got}"`),
+    default: 'direct',
+    meaning:
+      "`nest`: every call goes through Nest's `ExternalContextCreator` and every POST through the framework's router and hooks, as when something enhances it (for comparing both paths in tests)",
   }),
   'mocapi.auth.resource': setting({
     type: is.text,

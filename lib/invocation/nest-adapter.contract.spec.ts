@@ -36,8 +36,14 @@ import { McpArg } from '../decorators/mcp-args.decorator.js';
 import { of } from 'rxjs';
 import { setPreparation, type McpInvocation } from './mcp-invocation.js';
 import { NestAdapter } from './nest-adapter.js';
+import { MCP_SETTINGS } from '../mcp.constants.js';
+import { resolveMcpSettings } from '../config/mcp-settings.js';
+import { contractOn, installedVersions } from '../../test/support/framework-contract.js';
 import { readRoute, routeParamKind } from './nest-route-metadata.js';
 import type { ParamsFactory } from '@nestjs/core';
+
+/** The adapter as the module provides it, with the default settings. */
+const ADAPTER = [NestAdapter, { provide: MCP_SETTINGS, useValue: resolveMcpSettings() }];
 
 /**
  * Contract of nest-adapter.ts with @nestjs/core, pinned to the peer range: if a Nest release
@@ -80,7 +86,7 @@ class Handlers {
   }
 }
 
-@Module({ imports: [DiscoveryModule], providers: [Handlers, NestAdapter, { provide: APP_GUARD, useClass: GlobalGuard }] })
+@Module({ imports: [DiscoveryModule], providers: [Handlers, ...ADAPTER, { provide: APP_GUARD, useClass: GlobalGuard }] })
 class ContractModule {}
 
 describe('Nest adapter contract (@nestjs/core peer range)', () => {
@@ -95,16 +101,17 @@ describe('Nest adapter contract (@nestjs/core peer range)', () => {
   });
 
   it('@nestjs/core/internal and @nestjs/common/internal export what the adapter imports', () => {
+    const holds = contractOn(installedVersions('@nestjs/core'));
     for (const name of ['BaseExceptionFilterContext', 'ExecutionContextHost', 'GuardsConsumer', 'GuardsContextCreator', 'Injector', 'STATIC_CONTEXT']) {
-      expect(coreInternal).toHaveProperty(name);
+      holds(`@nestjs/core/internal exports ${name}`, name in coreInternal);
     }
-    expect(typeof commonInternal.EXCEPTION_FILTERS_METADATA).toBe('string');
-    expect(typeof commonInternal.selectExceptionFilterMetadata).toBe('function');
+    holds('@nestjs/common/internal exports EXCEPTION_FILTERS_METADATA', typeof commonInternal.EXCEPTION_FILTERS_METADATA === 'string');
+    holds('@nestjs/common/internal exports selectExceptionFilterMetadata', typeof commonInternal.selectExceptionFilterMetadata === 'function');
     // The context creators read only getModules() from the container stand-in; ApplicationConfig is public.
-    expect(typeof coreInternal.BaseExceptionFilterContext.prototype.createContext).toBe('function');
-    expect(typeof ApplicationConfig.prototype.getGlobalRequestFilters).toBe('function');
-    expect(ModulesContainer).toBeDefined();
-    expect(typeof ExternalContextCreator.prototype.create).toBe('function');
+    holds('BaseExceptionFilterContext has createContext()', typeof coreInternal.BaseExceptionFilterContext.prototype.createContext === 'function');
+    holds('ApplicationConfig has getGlobalRequestFilters()', typeof ApplicationConfig.prototype.getGlobalRequestFilters === 'function');
+    holds('@nestjs/core exports ModulesContainer', ModulesContainer !== undefined);
+    holds('ExternalContextCreator has create()', typeof ExternalContextCreator.prototype.create === 'function');
   });
 
   it('guards (global and DI-bound class guards) run first; a Promise from the params factory is awaited before the method; filters resolve', async () => {
@@ -176,7 +183,7 @@ describe('Nest adapter contract (@nestjs/core peer range)', () => {
         return n;
       }
     }
-    @Module({ imports: [DiscoveryModule], controllers: [Routes], providers: [NestAdapter] })
+    @Module({ imports: [DiscoveryModule], controllers: [Routes], providers: [...ADAPTER] })
     class RoutesModule {}
     const moduleRef = await Test.createTestingModule({ imports: [RoutesModule] }).compile();
     const app = moduleRef.createNestApplication();
@@ -250,10 +257,10 @@ class Plain {
 @UseGuards(ClassBoundGuard)
 class Guarded extends Plain {}
 
-@Module({ imports: [DiscoveryModule], providers: [Plain, Guarded, NestAdapter] })
+@Module({ imports: [DiscoveryModule], providers: [Plain, Guarded, ...ADAPTER] })
 class PlainModule {}
 
-@Module({ imports: [DiscoveryModule], providers: [Plain, NestAdapter, { provide: APP_PIPE, useClass: Identity }] })
+@Module({ imports: [DiscoveryModule], providers: [Plain, ...ADAPTER, { provide: APP_PIPE, useClass: Identity }] })
 class GlobalPipeModule {}
 
 async function adapterFor(module: Function) {

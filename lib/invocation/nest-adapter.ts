@@ -25,14 +25,14 @@
  * null array, an interceptor chain and a promise per parameter around one `callback.apply()`: such a
  * method is called *directly* (`direct()`), with its MCP parameters read as the params factory reads
  * them, and its result settled as `create()` settles it (an Observable's last value). Exception filters
- * are the invoker's either way. `NEST_MCP_INVOKER=nest` turns the direct path off (the test suites
+ * are the invoker's either way. `mocapi.invoker=nest` turns the direct path off (the test suites
  * run the enhancer, filter and scope specs both ways).
  *
  * `nest-adapter.contract.spec.ts` pins every assumption made here to the peer range of
  * @nestjs/core: it fails loudly if a Nest release changes one.
  * @internal
  */
-import { Injectable, type CanActivate, type ExceptionFilter } from '@nestjs/common';
+import { Inject, Injectable, type CanActivate, type ExceptionFilter } from '@nestjs/common';
 import {
   CUSTOM_ROUTE_ARGS_METADATA,
   EXCEPTION_FILTERS_METADATA,
@@ -53,7 +53,8 @@ import {
   STATIC_CONTEXT,
   type InstanceWrapper,
 } from '@nestjs/core/internal';
-import { MCP_CONTEXT_TYPE } from '../mcp.constants.js';
+import { MCP_CONTEXT_TYPE, MCP_SETTINGS } from '../mcp.constants.js';
+import type { McpSettings } from '../config/mcp-settings.js';
 import { MCP_PARAM_ARGS_METADATA } from './nest-route-metadata.js';
 import { isObservable, lastValueFrom } from 'rxjs';
 import { andThen, isThenable } from '../protocol/maybe-promise.js';
@@ -138,14 +139,16 @@ export class NestAdapter {
   private readonly contextUtils = new ContextUtils();
   /** Per method: its MCP parameters when it is plain (`plainParameters`), `undefined` when it is not. */
   private readonly plain = new WeakMap<Method, McpParameter[] | undefined>();
-  /** `NEST_MCP_INVOKER=nest`: every call takes Nest's own path (enhancer contexts, and on Express the router), so tests can run both. */
-  readonly nestPathOnly = process.env.NEST_MCP_INVOKER === 'nest';
+  /** `mocapi.invoker=nest`: every call takes Nest's own path (enhancer contexts, and on Express the router), so tests can run both. */
+  readonly nestPathOnly: boolean;
 
   constructor(
+    @Inject(MCP_SETTINGS) settings: McpSettings,
     private readonly externalContextCreator: ExternalContextCreator,
     modules: ModulesContainer,
     private readonly config: ApplicationConfig,
   ) {
+    this.nestPathOnly = settings.invoker === 'nest';
     this.guardsContext = new GuardsContextCreator(containerOf(modules), config);
     this.filtersContext = new McpFiltersContext(modules, config);
   }

@@ -1,18 +1,10 @@
-import { tracingChannel } from 'node:diagnostics_channel';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import * as internals from './express-internals.js';
 import { writeJsonRpcError } from './json-response.js';
 import type { AnsweringEdge } from './request-body.js';
 
 type ExpressRequest = IncomingMessage & { body?: unknown; route?: object };
 type Middleware = (req: ExpressRequest, res: ServerResponse, next: (error?: unknown) => void) => void;
-
-/** The little of an Express 5 router layer (the `router` package) the shortcut reads. */
-interface RouterLayer {
-  handle?: unknown;
-  name?: string;
-  route?: object;
-  match?(path: string): unknown;
-}
 
 /**
  * On Express the endpoint's checks and body reading run as a middleware ahead of the application's
@@ -34,39 +26,11 @@ export function installExpressEdge(expressApp: unknown, edge: AnsweringEdge, sho
       edge.handlePost(req, res);
     }, next);
   };
-  shortcut.attach(placeAheadOfBodyParsers(expressApp, middleware), middleware);
+  // Nest registers its body parsers before any module code runs, so a plain `use()` would come after them
+  // (the hostile-input e2e tests check that a foreign Origin is refused before the body is read).
+  shortcut.attach(internals.useAheadOfAll(expressApp, middleware), middleware);
 }
 
-/**
- * Express runs middleware in `app.router.stack` order, and Nest registers its body parsers before
- * any module code runs, so a plain `use()` would come after them. Moving the new layer to the front
- * is the one place that relies on Express's router internals; it throws at startup if they change
- * (and the hostile-input e2e tests check that a foreign Origin is refused before the body is read).
- */
-function placeAheadOfBodyParsers(expressApp: unknown, middleware: Middleware): RouterLayer[] {
-  const app = expressApp as { use(handler: Middleware): void; router?: { stack?: RouterLayer[] } };
-  app.use(middleware);
-  const stack = app.router?.stack;
-  if (!Array.isArray(stack) || stack.at(-1)?.handle !== middleware) {
-    throw new Error('McpModule: cannot place the MCP endpoint checks ahead of the body parsers (Express router internals changed)');
-  }
-  stack.unshift(stack.pop()!);
-  return stack;
-}
-
-/** Nest's own body parsers: they skip a body the edge has read. */
-const NEST_BODY_PARSERS = new Set(['jsonParser', 'urlencodedParser', 'textParser', 'rawParser']);
-
-/**
- * The middleware Nest's ExpressAdapter adds first, for its adapter hooks (`setOnRequestHook`,
- * `setOnResponseHook`): it only calls `next()` while neither is set (`ExpressShortcut` asks).
- */
-function isNestHooksLayer(layer: RouterLayer): boolean {
-  return typeof layer.handle === 'function' && layer.handle.length === 3 && String(layer.handle).includes('onRequestHook');
-}
-
-/** How the `router` package publishes each layer it runs, for tracers. */
-const ROUTER_TRACING = tracingChannel('express.router.request');
 /** Distinct paths whose answer is kept (the endpoint has a few spellings: case, a trailing slash). */
 const MAX_KEPT_PATHS = 32;
 
@@ -82,7 +46,7 @@ const MAX_KEPT_PATHS = 32;
  */
 export class ExpressShortcut {
   private readonly ours = new WeakSet<object>();
-  private stack: RouterLayer[] = [];
+  private stack: internals.RouterLayer[] = [];
   private edge: unknown;
   private keptFor = -1;
   private readonly kept = new Map<string, object | undefined>();
@@ -90,7 +54,7 @@ export class ExpressShortcut {
   /** @param hooksIdle true while Nest's adapter hooks are unset, so its hooks middleware only calls `next()`. */
   constructor(private readonly hooksIdle: () => boolean) {}
 
-  attach(stack: RouterLayer[], edge: unknown): void {
+  attach(stack: internals.RouterLayer[], edge: unknown): void {
     this.stack = stack;
     this.edge = edge;
   }
@@ -105,7 +69,7 @@ export class ExpressShortcut {
 
   /** The MCP route a POST to `url` would reach with nothing in between, or undefined. */
   routeFor(url: string): object | undefined {
-    if (routerIsTraced() || !this.hooksIdle()) return undefined;
+    if (internals.routerIsTraced() || !this.hooksIdle()) return undefined;
     const path = url.split('?')[0];
     if (this.keptFor !== this.stack.length) {
       this.kept.clear();
@@ -119,30 +83,19 @@ export class ExpressShortcut {
 
   private walk(path: string): object | undefined {
     const [first, ...rest] = this.stack;
-    if (first?.handle !== this.edge || isWrapped(first)) return undefined;
+    if (!first || !internals.layerRuns(first, this.edge) || internals.isWrapped(first)) return undefined;
     try {
       for (const layer of rest) {
-        if (typeof layer.match !== 'function') return undefined;
-        if (!layer.match(path)) continue;
-        if (layer.route) return this.ours.has(layer.route) && !isWrapped(layer) ? layer.route : undefined;
-        if (!NEST_BODY_PARSERS.has(layer.name ?? '') && !isNestHooksLayer(layer)) return undefined;
+        const matches = internals.layerMatches(layer, path);
+        if (matches === undefined) return undefined;
+        if (!matches) continue;
+        const route = internals.layerRoute(layer);
+        if (route) return this.ours.has(route) && !internals.isWrapped(layer) ? route : undefined;
+        if (!internals.isNestBodyParser(layer) && !internals.isNestHooksLayer(layer)) return undefined;
       }
     } catch {
       // A path the router cannot decode: it answers that itself.
     }
     return undefined;
   }
-}
-
-/** A layer whose handler another package replaced (shimmer's marks, as OpenTelemetry's instrumentations leave them). */
-function isWrapped(layer: RouterLayer): boolean {
-  const handle = layer.handle;
-  if (typeof handle !== 'function') return true;
-  const marks = handle as { __wrapped?: unknown; __original?: unknown };
-  return marks.__wrapped !== undefined || marks.__original !== undefined;
-}
-
-function routerIsTraced(): boolean {
-  const { start, end, asyncStart, asyncEnd, error } = ROUTER_TRACING;
-  return start.hasSubscribers || end.hasSubscribers || asyncStart.hasSubscribers || asyncEnd.hasSubscribers || error.hasSubscribers;
 }

@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { Readable } from 'node:stream';
+import type { Readable } from 'node:stream';
+import { hideBodyFromFastify, isHookOf, routeContextOf, standInPayload } from './fastify-internals.js';
 import { nodeExchange } from './http-exchange.js';
 import { jsonRpcError } from './json-response.js';
 import type { AnsweringEdge } from './request-body.js';
@@ -34,7 +35,6 @@ interface FastifyLike {
 const PARSED_ELSEWHERE = Buffer.from('null');
 /** The body the edge parsed, and the framing headers set aside, on the Node request until validation. */
 const PARSED = Symbol('nest-mcp:parsed-body');
-const BODY_HEADERS = ['content-type', 'content-length', 'transfer-encoding'] as const;
 type ParkedRequest = IncomingMessage & { [PARSED]?: { body: unknown; headers: IncomingMessage['headers'] } };
 
 /**
@@ -71,7 +71,7 @@ export function prepareFastifyEdge(fastify: unknown, edge: AnsweringEdge, onMcpR
 
 /** POST: admits and reads the body. Other methods (405, or DELETE of a 2025 session): their body means nothing to MCP and is not read. */
 function readBody(edge: AnsweringEdge, request: FastifyRequestLike, reply: FastifyReplyLike, done: (error: Error | null, payload?: Readable) => void): void {
-  if (request.raw.method !== 'POST') return done(null, standInFor(request));
+  if (request.raw.method !== 'POST') return done(null, standInPayload(request.headers, PARSED_ELSEWHERE));
   edge.admit(request.raw, reply.raw).then((read) => {
     if (!('body' in read)) {
       reply.code(read.status).send(jsonRpcError(read.error));
@@ -89,9 +89,6 @@ function readBody(edge: AnsweringEdge, request: FastifyRequestLike, reply: Fasti
   }, done);
 }
 
-/** Fastify's key of a request's route context (its hooks): not exported, found by its description once. */
-let routeContextKey: symbol | undefined;
-
 /** The answer of `nothingFollows` per route context: a route's hooks are fixed once Fastify is ready. */
 const nothingFollowsRoute = new WeakMap<object, boolean>();
 
@@ -101,41 +98,19 @@ const nothingFollowsRoute = new WeakMap<object, boolean>();
  * context that cannot be read counts as one that has hooks.
  */
 function nothingFollows(request: FastifyRequestLike): boolean {
-  routeContextKey ??= Object.getOwnPropertySymbols(request).find((key) => key.description === 'fastify.context');
-  const context = routeContextKey && (request as unknown as Record<symbol, { preValidation?: unknown; preHandler?: unknown } | undefined>)[routeContextKey];
+  const context = routeContextOf(request);
   if (!context) return false;
   let answer = nothingFollowsRoute.get(context);
   if (answer === undefined) {
     const { preValidation, preHandler } = context;
-    answer = Array.isArray(preValidation) && preValidation.length === 1 && isRestoreMcpBody(preValidation[0]) && (preHandler == null || (Array.isArray(preHandler) && preHandler.length === 0));
+    answer = Array.isArray(preValidation) && preValidation.length === 1 && isHookOf(preValidation[0], restoreMcpBody) && (preHandler == null || (Array.isArray(preHandler) && preHandler.length === 0));
     nothingFollowsRoute.set(context, answer);
   }
   return answer;
 }
 
-/** Fastify keeps a hook bound to its instance: the edge's own is known by its (unusual) name then. */
-function isRestoreMcpBody(hook: unknown): boolean {
-  return hook === restoreMcpBody || (typeof hook === 'function' && hook.name === `bound ${restoreMcpBody.name}`);
-}
-
 function parkBody(raw: ParkedRequest, body: unknown): void {
-  const headers: IncomingMessage['headers'] = {};
-  for (const name of BODY_HEADERS) {
-    if (raw.headers[name] === undefined) continue;
-    headers[name] = raw.headers[name] as string;
-    // Undefined rather than deleted: Fastify tests for undefined, and the object keeps its shape.
-    raw.headers[name] = undefined;
-  }
-  raw[PARSED] = { body, headers };
-}
-
-function standInFor(request: FastifyRequestLike): Readable {
-  // Fastify compares the bytes it reads with Content-Length, and cannot match a declared 0 (its check
-  // is `received || read`). Node has framed the body already, so the header is dropped then.
-  if (request.headers['content-length'] === '0') delete request.headers['content-length'];
-  return Object.assign(Readable.from([PARSED_ELSEWHERE]), {
-    receivedEncodedLength: Number(request.headers['content-length']) || 0,
-  });
+  raw[PARSED] = { body, headers: hideBodyFromFastify(raw.headers) };
 }
 
 function restoreMcpBody(request: FastifyRequestLike, _reply: FastifyReplyLike, done: () => void): void {

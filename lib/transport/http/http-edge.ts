@@ -6,6 +6,7 @@ import type { McpSettings } from '../../config/mcp-settings.js';
 import { McpAuthService } from '../../auth/mcp-auth.service.js';
 import { NestAdapter } from '../../invocation/nest-adapter.js';
 import { ExpressShortcut, installExpressEdge } from './express-edge.js';
+import { nestHooksIdle } from './express-internals.js';
 import { asMcpError } from '../../protocol/internal-error.js';
 import { writeJsonRpcError } from './json-response.js';
 import { McpHttpTransport, type HttpRequest } from './mcp-http.transport.js';
@@ -36,10 +37,7 @@ export class McpHttpEdge implements OnModuleInit, AnsweringEdge {
     private readonly nest: NestAdapter,
     private readonly auth: McpAuthService,
   ) {
-    this.expressShortcut = new ExpressShortcut(() => {
-      const hooks = adapterHost?.httpAdapter as { onRequestHook?: unknown; onResponseHook?: unknown } | undefined;
-      return hooks?.onRequestHook === undefined && hooks?.onResponseHook === undefined;
-    });
+    this.expressShortcut = new ExpressShortcut(() => nestHooksIdle(adapterHost?.httpAdapter));
     const { maxBodyBytes, maxJsonDepth, bodyTimeoutMs } = settings.limits;
     this.limits = { maxBodyBytes, maxJsonDepth, bodyTimeoutMs };
     // Fastify fixes a route's options when Nest adds the route, before any module hook: its hooks go

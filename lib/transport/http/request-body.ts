@@ -118,7 +118,7 @@ export interface AnsweringEdge extends EndpointEdge {
   handlePost(req: IncomingMessage & { body?: unknown }, res: ServerResponse): void;
   /**
    * True while Nest would run nothing around the MCP route but its handler: no global guard or
-   * interceptor, no bearer auth (pipes never see `@Req()`/`@Res()`), and `NEST_MCP_INVOKER` is not `nest`.
+   * interceptor, no bearer auth (pipes never see `@Req()`/`@Res()`), and `mocapi.invoker` is not `nest`.
    */
   nestAddsNothing(): boolean;
 }
