@@ -29,7 +29,6 @@ export interface SessionEraServices {
  * call from the client's view); results and errors are rendered for 2025.
  */
 export class SessionEra implements CallEra {
-  readonly name = 'legacy';
   readonly sessionId: string;
 
   constructor(
@@ -53,6 +52,10 @@ export class SessionEra implements CallEra {
       progressToken: typeof progressToken === 'string' || typeof progressToken === 'number' ? progressToken : undefined,
       raw,
     };
+  }
+
+  serves(route: MethodRoute): boolean {
+    return route.era === 'legacy' || route.era === 'both';
   }
 
   /**
