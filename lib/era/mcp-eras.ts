@@ -16,6 +16,7 @@ import { SessionEra, type SessionEraServices } from './session.era.js';
 import type { McpSession } from './session.js';
 import { LegacySessionFeeds } from './session-feeds.js';
 import { LegacySessions } from './sessions.js';
+import { PipeEra } from './pipe-era.js';
 import { LEGACY_PROTOCOL_VERSIONS } from '../protocol/protocol.constants.js';
 import { LegacyBadRequestError } from './wire-2025.js';
 
@@ -82,6 +83,11 @@ export class McpEras implements OnModuleInit, OnApplicationShutdown {
     }
     if (sessionId === undefined) throw new LegacyBadRequestError('Mcp-Session-Id header is required (send initialize first)');
     return this.sessions.resolve(sessionId, principal);
+  }
+
+  /** The era of a new stdio pipe, pinned by its first message. */
+  pipe(): PipeEra {
+    return new PipeEra(this);
   }
 
   /** How the dispatcher frames a call of this session. */
