@@ -12,6 +12,7 @@ export type { EraClues, EraVerdict } from './classify.js';
 export { ClientAnswerError, ClientAnswerTimeoutError } from './client-requests.js';
 export type { McpSession } from './session.js';
 export type { PipeEra } from './pipe-era.js';
+export type { Draining, PostedAnswer, StreamAnswer } from './era-answer.js';
 export * from './wire-2025.js';
 
 /** The era room's providers, for the module to register. */
