@@ -13,7 +13,7 @@ export { ClientAnswerError, ClientAnswerTimeoutError } from './client-requests.j
 export type { McpSession } from './session.js';
 export type { PipeEra } from './pipe-era.js';
 export type { Draining, PostedAnswer, StreamAnswer } from './era-answer.js';
-export * from './wire-2025.js';
+export * from './legacy-wire.js';
 
 /** The era room's providers, for the module to register. */
 export const ERA_PROVIDERS: Provider[] = [

@@ -13,13 +13,13 @@ import { classifyEra, isSessionBodyless, type EraClues, type EraVerdict } from '
 import { AnswerRelay } from './answer-relay.js';
 import { ClientRequests } from './client-requests.js';
 import { LegacyLifecycle, type InitializeOutcome } from './initialize.js';
-import { SessionEra, type SessionEraServices } from './session.era.js';
+import { LegacyEra, type LegacyEraServices } from './legacy.era.js';
 import type { McpSession } from './session.js';
 import { LegacySessionFeeds } from './session-feeds.js';
 import { LegacySessions } from './sessions.js';
 import { PipeEra } from './pipe-era.js';
 import { LEGACY_PROTOCOL_VERSIONS } from '../protocol/protocol.constants.js';
-import { LegacyBadRequestError, NeitherEraError } from './wire-2025.js';
+import { LegacyBadRequestError, NeitherEraError } from './legacy-wire.js';
 import type { Draining, PostedAnswer, StreamAnswer } from './era-answer.js';
 import { asMcpError } from '../protocol/internal-error.js';
 import { InvalidRequestError, type McpError } from '../protocol/mcp.error.js';
@@ -45,7 +45,7 @@ const ERA_METHODS = ['initialize', 'ping', 'resources/subscribe', 'resources/uns
 @Injectable()
 export class McpEras implements OnModuleInit, OnApplicationShutdown {
   private readonly logger = new Logger('McpModule');
-  private readonly services: SessionEraServices;
+  private readonly services: LegacyEraServices;
   private readonly relay: AnswerRelay;
 
   constructor(
@@ -95,7 +95,7 @@ export class McpEras implements OnModuleInit, OnApplicationShutdown {
         const outcome = this.lifecycle.initialize(request, principalOf(httpRequest));
         return { kind: 'opened', status: outcome.httpStatus, message: outcome.message, sessionId: outcome.sessionId };
       }
-      case 'session':
+      case 'legacy':
         return this.postToSession(incoming, clues, httpRequest, transport);
     }
   }
@@ -201,7 +201,7 @@ export class McpEras implements OnModuleInit, OnApplicationShutdown {
 
   /** How the dispatcher frames a call of this session. */
   callEra(session: McpSession): CallEra {
-    return new SessionEra(session, this.services);
+    return new LegacyEra(session, this.services);
   }
 
   /**

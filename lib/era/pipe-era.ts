@@ -6,7 +6,7 @@ import type { JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from '../pr
 import type { EraClues, EraVerdict } from './classify.js';
 import type { InitializeOutcome } from './initialize.js';
 import type { McpSession } from './session.js';
-import { ModernEraDisabledError } from './wire-2025.js';
+import { ModernEraDisabledError } from './legacy-wire.js';
 
 /** How a pipe takes one request: refused (write the error), `initialize` (answer it in turn), or served with `era` (2026-07-28's when absent). */
 export type PipeAdmission = { kind: 'refused'; error: McpError } | { kind: 'initialize' } | { kind: 'serve'; era?: CallEra };
@@ -47,7 +47,7 @@ export class PipeEra {
     const refusal = verdict.era === 'refused' ? verdict.error : this.refusal(request, verdict.era);
     if (refusal) return { kind: 'refused', error: refusal };
     if (verdict.era === 'initialize') return INITIALIZE;
-    if (verdict.era === 'session') return { kind: 'serve', era: this.eras.callEra(this.session!) };
+    if (verdict.era === 'legacy') return { kind: 'serve', era: this.eras.callEra(this.session!) };
     // A server/discover probe does not pin: a dual-era client may still fall back to initialize.
     if (this.pinned === 'unpinned' && verdict.era === 'modern' && request.method !== 'server/discover') this.pinned = 'modern';
     // A request with no claim at all is served as 2026-07-28's, which tells it what its envelope lacks.
@@ -72,10 +72,10 @@ export class PipeEra {
   }
 
   /** What only a pipe refuses: a second initialize, initialize on a pipe pinned modern, a session's request before initialize. */
-  private refusal(request: JsonRpcRequest, era: 'modern' | 'initialize' | 'session' | 'neither'): McpError | undefined {
+  private refusal(request: JsonRpcRequest, era: 'modern' | 'initialize' | 'legacy' | 'neither'): McpError | undefined {
     if (era === 'initialize' && this.pinned === 'legacy') return new InvalidRequestError('Invalid Request: the session is already initialized');
     if (era === 'initialize' && this.pinned === 'modern') return new UnsupportedProtocolVersionError(String(request.params?.protocolVersion ?? ''));
-    if (era === 'session' && !this.session) return new ModernEraDisabledError();
+    if (era === 'legacy' && !this.session) return new ModernEraDisabledError();
     return undefined;
   }
 }

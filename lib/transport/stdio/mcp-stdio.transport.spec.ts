@@ -106,7 +106,7 @@ describe('McpStdioTransport: initialize answered in turn (a probe written before
     } as unknown as McpDispatcher;
     const eras = {
       classify: ({ request }: { request: JsonRpcRequest }, { sessionId }: { sessionId?: string }) => ({
-        era: request.method === 'initialize' ? 'initialize' : sessionId ? 'session' : 'modern',
+        era: request.method === 'initialize' ? 'initialize' : sessionId ? 'legacy' : 'modern',
       }),
       initialize: (request: JsonRpcRequest) => ({ message: { jsonrpc: '2.0', id: request.id, result: { protocolVersion: '2025-11-25' } }, session: { id: 'session-1' } }),
       notifications: () => new Observable<never>(),
