@@ -47,8 +47,8 @@ export interface TransportFacts {
  * implementations (2026-07-28 requests, 2025 sessions) live in `era/`, above the dispatcher.
  */
 export interface CallEra {
-  /** The `@RpcMethod({ era })` name of the methods it may route to. */
-  readonly name: 'modern' | 'legacy';
+  /** Whether it may route to this method (each declares the era it serves with `@RpcMethod({ era })`). */
+  serves(route: MethodRoute): boolean;
   /** The 2025 session the call belongs to (`ctx.sessionId`); none for 2026-07-28 requests. */
   readonly sessionId?: string;
   /**

@@ -89,7 +89,7 @@ export class McpDispatcher {
   /** Not async: a refusal here is thrown to `run`'s catch, and the call's promise is the rounds'. */
   private route(call: ServedCall, era: CallEra, meta: RequestMeta, transport: TransportFacts): Promise<Result> {
     const route = this.methods.get(call.request.method);
-    if (!route || !servesEra(route, era.name)) throw new MethodNotFoundError(call.request.method);
+    if (!route || !era.serves(route)) throw new MethodNotFoundError(call.request.method);
     const routed = new RoutedCall(call, meta, era.notifier(call), transport, era.sessionId);
     return era.rounds(route, call, (params) => withCallTimeout(this.timeoutOf(route), call, () => route.serve(routed, params)));
   }
@@ -98,10 +98,4 @@ export class McpDispatcher {
   private timeoutOf(route: MethodRoute): number | undefined {
     return route.untimed ? undefined : this.settings.limits.callTimeoutMs;
   }
-}
-
-/** Each method declares the era it serves with `@RpcMethod()`. */
-function servesEra(route: MethodRoute, era: 'legacy' | 'modern'): boolean {
-  const served = route.era ?? 'modern';
-  return served === 'both' || served === era;
 }

@@ -3,7 +3,7 @@ import type { IncomingJsonRpc } from '../protocol/json-rpc-envelope.js';
 import { HeaderMismatchError, UnsupportedProtocolVersionError, type McpError } from '../protocol/mcp.error.js';
 import { isPlainObject } from '../protocol/json-value.js';
 import { isModernProtocolVersion, META_PROTOCOL_VERSION } from '../protocol/protocol.constants.js';
-import { ModernEraDisabledError } from './wire-2025.js';
+import { ModernEraDisabledError } from './legacy-wire.js';
 
 /**
  * What the transport knows of a message's era besides its body: on HTTP the `MCP-Protocol-Version`
@@ -20,7 +20,7 @@ export interface EraClues {
  *   header; served as a modern request, so a malformed modern request gets a modern error. `initialize` with a
  *   modern claim is modern too, and gets -32601 like any unknown method.
  * - `initialize`: `initialize` without a modern claim opens a 2025 session (a modern header on it is -32020).
- * - `session`: a request, notification or posted response of a 2025 session, or a request with a non-modern
+ * - `legacy`: a request, notification or posted response of a 2025 session, or a request with a non-modern
  *   `MCP-Protocol-Version` header (it then needs its session id).
  * - `neither`: a request with no claim, no version header, no session: told which versions exist.
  * - `refused`: an era the endpoint does not serve (`mocapi.protocol`), or contradicting clues.
@@ -29,7 +29,7 @@ export interface EraClues {
 export type EraVerdict =
   | { era: 'modern' }
   | { era: 'initialize' }
-  | { era: 'session'; sessionId: string | undefined; version: string | undefined }
+  | { era: 'legacy'; sessionId: string | undefined; version: string | undefined }
   | { era: 'neither' }
   | { era: 'refused'; error: McpError };
 
@@ -41,7 +41,7 @@ export function classifyEra(incoming: IncomingJsonRpc, clues: EraClues, posture:
 function byClues(incoming: IncomingJsonRpc, { version, sessionId }: EraClues): EraVerdict {
   if (incoming.kind === 'invalid') return { era: 'modern' };
   const modernHeader = isModernProtocolVersion(version);
-  if (incoming.kind === 'response') return sessionId !== undefined ? { era: 'session', sessionId, version } : { era: 'modern' };
+  if (incoming.kind === 'response') return sessionId !== undefined ? { era: 'legacy', sessionId, version } : { era: 'modern' };
   const params = incoming.kind === 'request' ? incoming.request.params : incoming.params;
   const claim = isPlainObject(params) && isPlainObject(params._meta) ? params._meta[META_PROTOCOL_VERSION] : undefined;
   const method = incoming.kind === 'request' ? incoming.request.method : incoming.method;
@@ -52,9 +52,9 @@ function byClues(incoming: IncomingJsonRpc, { version, sessionId }: EraClues): E
     return { era: 'initialize' };
   }
   if (claim !== undefined || modernHeader) return { era: 'modern' };
-  if (sessionId !== undefined) return { era: 'session', sessionId, version };
+  if (sessionId !== undefined) return { era: 'legacy', sessionId, version };
   if (incoming.kind === 'notification') return { era: 'modern' };
-  return version !== undefined ? { era: 'session', sessionId, version } : { era: 'neither' };
+  return version !== undefined ? { era: 'legacy', sessionId, version } : { era: 'neither' };
 }
 
 /**
@@ -63,13 +63,13 @@ function byClues(incoming: IncomingJsonRpc, { version, sessionId }: EraClues): E
  * clue at all is taken as a session's (it then needs its session).
  */
 function admit(posture: McpProtocolPosture, verdict: EraVerdict, incoming: IncomingJsonRpc): EraVerdict {
-  if (posture === 'modern' && (verdict.era === 'initialize' || verdict.era === 'session')) {
+  if (posture === 'modern' && (verdict.era === 'initialize' || verdict.era === 'legacy')) {
     if (incoming.kind === 'notification') return { era: 'modern' };
-    const requested = verdict.era === 'initialize' && incoming.kind === 'request' ? incoming.request.params?.protocolVersion : verdict.era === 'session' ? verdict.version : undefined;
+    const requested = verdict.era === 'initialize' && incoming.kind === 'request' ? incoming.request.params?.protocolVersion : verdict.era === 'legacy' ? verdict.version : undefined;
     return { era: 'refused', error: new UnsupportedProtocolVersionError(typeof requested === 'string' ? requested : '') };
   }
   if (posture === 'legacy') {
-    if (verdict.era === 'neither') return { era: 'session', sessionId: undefined, version: undefined };
+    if (verdict.era === 'neither') return { era: 'legacy', sessionId: undefined, version: undefined };
     if (verdict.era === 'modern' && incoming.kind === 'request') return { era: 'refused', error: new ModernEraDisabledError() };
   }
   return verdict;

@@ -11,7 +11,9 @@ export { McpEras } from './mcp-eras.js';
 export type { EraClues, EraVerdict } from './classify.js';
 export { ClientAnswerError, ClientAnswerTimeoutError } from './client-requests.js';
 export type { McpSession } from './session.js';
-export * from './wire-2025.js';
+export type { PipeEra } from './pipe-era.js';
+export type { Draining, PostedAnswer, StreamAnswer } from './era-answer.js';
+export * from './legacy-wire.js';
 
 /** The era room's providers, for the module to register. */
 export const ERA_PROVIDERS: Provider[] = [

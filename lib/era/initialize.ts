@@ -8,10 +8,10 @@ import { McpCustomMethods } from '../registry/custom-methods.js';
 import { McpRegistry } from '../registry/mcp.registry.js';
 import { servedCapabilities } from '../methods/served-capabilities.js';
 import { McpSkills } from '../skills/index.js';
-import { definedIn2025 } from './extensions-2025.js';
+import { definedIn2025 } from './legacy-extensions.js';
 import type { McpSession } from './session.js';
 import { LegacySessions } from './sessions.js';
-import { asLegacyWire } from './render-2025.js';
+import { asLegacyWire } from './legacy-render.js';
 import { LEGACY_PROTOCOL_VERSIONS } from '../protocol/protocol.constants.js';
 
 /** The answer to `initialize`: the response, its HTTP status, and the new session's id on success. */

@@ -12,7 +12,6 @@ import type { JsonObject, JsonRpcNotification, Result } from '../protocol/wire.t
  * carry the server's identity in `_meta`; errors keep the HTTP status their class carries.
  */
 export class ModernEra implements CallEra {
-  readonly name = 'modern';
   private readonly serverMeta: JsonObject;
 
   constructor(private readonly settings: McpSettings) {
@@ -24,6 +23,11 @@ export class ModernEra implements CallEra {
     transport?.validate?.(call.request, meta);
     if (!SUPPORTED_PROTOCOL_VERSIONS.includes(meta.protocolVersion)) throw new UnsupportedProtocolVersionError(meta.protocolVersion);
     return meta;
+  }
+
+  /** Methods that declare no era are 2026-07-28's. */
+  serves(route: MethodRoute): boolean {
+    return route.era === undefined || route.era === 'modern' || route.era === 'both';
   }
 
   ownMethod(): undefined {

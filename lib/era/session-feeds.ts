@@ -11,7 +11,7 @@ import { LegacySessionCodec, type McpSession } from './session.js';
 import { LegacySessions } from './sessions.js';
 import { coversUri, LIST_CHANGED_METHODS } from '../registry/change-notifications.js';
 import { McpRegistry, type McpChange } from '../registry/mcp.registry.js';
-import { StandaloneStreamConflictError } from './wire-2025.js';
+import { StandaloneStreamConflictError } from './legacy-wire.js';
 
 /** Most resources one session may subscribe to: the set is held in memory. */
 export const MAX_SUBSCRIPTIONS_PER_SESSION = 256;

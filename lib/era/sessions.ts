@@ -12,7 +12,7 @@ import { FairShares } from '../store/fair-shares.js';
 import type { McpStore } from '../store/mcp-store.js';
 import { mayHaveForgotten } from '../store/remembers-since.js';
 import { LegacySessionCodec, type McpSession } from './session.js';
-import { SessionNotFoundError } from './wire-2025.js';
+import { SessionNotFoundError } from './legacy-wire.js';
 
 const ENDED_PREFIX = 'session-ended:';
 /** The bus topic that tells every instance a session ended, so its live stream ends wherever it is. */

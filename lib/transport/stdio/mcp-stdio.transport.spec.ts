@@ -3,6 +3,7 @@ import { PassThrough, Writable } from 'node:stream';
 import { Observable } from 'rxjs';
 import type { McpDispatcher, OutboundMessage } from '../../dispatch/mcp.dispatcher.js';
 import type { McpEras } from '../../era/index.js';
+import { PipeEra, type PipeEraServices } from '../../era/pipe-era.js';
 import type { JsonRpcRequest } from '../../protocol/wire.types.js';
 import { McpStdioTransport } from './mcp-stdio.transport.js';
 
@@ -32,7 +33,12 @@ function setup() {
       }),
     cancel: () => undefined,
   } as unknown as McpDispatcher;
-  const eras = { classify: () => ({ era: 'modern' }) } as unknown as McpEras;
+  const eras = {
+    classify: () => ({ era: 'modern' }),
+    pipe(): PipeEra {
+      return new PipeEra(this as unknown as PipeEraServices);
+    },
+  } as unknown as McpEras;
   /** Every line as it is written: the writable takes each chunk at once. */
   const lines: string[] = [];
   const output = new Writable({
@@ -100,11 +106,14 @@ describe('McpStdioTransport: initialize answered in turn (a probe written before
     } as unknown as McpDispatcher;
     const eras = {
       classify: ({ request }: { request: JsonRpcRequest }, { sessionId }: { sessionId?: string }) => ({
-        era: request.method === 'initialize' ? 'initialize' : sessionId ? 'session' : 'modern',
+        era: request.method === 'initialize' ? 'initialize' : sessionId ? 'legacy' : 'modern',
       }),
       initialize: (request: JsonRpcRequest) => ({ message: { jsonrpc: '2.0', id: request.id, result: { protocolVersion: '2025-11-25' } }, session: { id: 'session-1' } }),
       notifications: () => new Observable<never>(),
       callEra: () => ({}),
+      pipe(): PipeEra {
+        return new PipeEra(this as unknown as PipeEraServices);
+      },
     } as unknown as McpEras;
     const ids: string[] = [];
     const output = new Writable({

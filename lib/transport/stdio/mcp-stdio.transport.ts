@@ -3,14 +3,13 @@ import { createInterface, type Interface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
 import { finalize, type Subscription } from 'rxjs';
 import type { McpDispatcher, OutboundMessage, TransportFacts } from '../../dispatch/mcp.dispatcher.js';
-import type { McpEras, McpSession } from '../../era/index.js';
+import type { McpEras, PipeEra } from '../../era/index.js';
 import { requestIdKey as keyOf } from '../../dispatch/request-id-key.js';
 import { logSafe } from '../../protocol/log-text.js';
-import { InvalidRequestError, UnsupportedProtocolVersionError, type McpError } from '../../protocol/mcp.error.js';
+import { InvalidRequestError } from '../../protocol/mcp.error.js';
 import type { JsonObject, JsonRpcMessage, JsonRpcRequest } from '../../protocol/wire.types.js';
 import { classifyLine } from './stdio-message.js';
 import { ResultPacing } from '../result-pacing.js';
-import { ModernEraDisabledError } from '../../era/index.js';
 
 const LISTEN_METHOD = 'subscriptions/listen';
 /** Keeps this pipe's request ids apart from other clients' in the dispatcher (ids are unique per client only). */
@@ -52,13 +51,9 @@ export class McpStdioTransport {
   private outputBroken = false;
   /** Calls whose result is pausing behind their notifications (see `forward()`). */
   private readonly pausing = new Set<InFlight>();
-  /**
-   * The era the pipe is pinned to by its first message (a pipe serves one client, in one era): `initialize` opens a
-   * 2025 session for the pipe's lifetime; a request with the 2026-07-28 `_meta` pins it modern.
-   */
-  private pinned: 'unpinned' | 'modern' | 'session' = 'unpinned';
-  private session?: McpSession;
-  /** The 2025 session's notifications going to the pipe, from initialize until the pipe closes. */
+  /** The pipe's era, pinned by its first message. */
+  private readonly era: PipeEra;
+  /** The pipe's session's notifications going to it, from initialize until the pipe closes. */
   private sessionFeed?: Subscription;
   /**
    * Lines read while an `initialize` waits for the answers to the requests read before it (a
@@ -77,8 +72,10 @@ export class McpStdioTransport {
     private readonly dispatcher: McpDispatcher,
     private readonly input: Readable,
     private readonly output: Writable,
-    private readonly eras: McpEras,
-  ) {}
+    eras: McpEras,
+  ) {
+    this.era = eras.pipe();
+  }
 
   /** Starts reading lines. readline buffers partial lines and treats `\r\n` as one line break. */
   start(): void {
@@ -100,7 +97,7 @@ export class McpStdioTransport {
     else this.closed();
   }
 
-  /** The pipe is done: the 2025 session's notifications stop with it. */
+  /** The pipe is done: its session's notifications stop with it. */
   private closed(): void {
     this.sessionFeed?.unsubscribe();
     this.resolveEnded();
@@ -173,9 +170,9 @@ export class McpStdioTransport {
         this.write({ jsonrpc: '2.0', id: incoming.id ?? null, error: incoming.error.toJsonRpc() });
         return;
       case 'response':
-        // The answer to a question of a 2025 call. An unknown one is only logged: answering it with
+        // The answer to a question a call asked the client. An unknown one is only logged: answering it with
         // an error could collide with a pending request of the client under the same id.
-        if (!this.session || !this.eras.answer(this.session, incoming.response)) {
+        if (!this.era.answer(incoming.response)) {
           this.logger.debug(`Ignoring a JSON-RPC response no call awaits (id ${logSafe(incoming.id)})`);
         }
         return;
@@ -193,36 +190,19 @@ export class McpStdioTransport {
     if (method === 'notifications/cancelled') this.dispatcher.cancel(params, STDIO_SCOPE);
   }
 
-  /**
-   * The era of a request, as on HTTP (`McpEras.classify`, `mocapi.protocol` applied), on a pipe that
-   * is its own session: `initialize` pins it to 2025 for its lifetime, a first request with the
-   * 2026-07-28 `_meta` pins it modern; a pinned pipe refuses `initialize`.
-   * Answers what is refused or `initialize` itself; else hands back the facts to serve the request with.
-   */
-  private pin(request: JsonRpcRequest): TransportFacts | undefined {
-    const verdict = this.eras.classify({ kind: 'request', request }, { sessionId: this.session?.id });
-    const refusal = verdict.era === 'refused' ? verdict.error : this.refusal(request, verdict.era);
-    if (refusal) {
-      this.write({ jsonrpc: '2.0', id: request.id, error: refusal.toJsonRpc() });
-      return undefined;
+  /** Answers what the pipe's era refuses, and `initialize` itself; else hands back the facts to serve the request with. */
+  private admit(request: JsonRpcRequest): TransportFacts | undefined {
+    const admission = this.era.admit(request);
+    switch (admission.kind) {
+      case 'refused':
+        this.write({ jsonrpc: '2.0', id: request.id, error: admission.error.toJsonRpc() });
+        return undefined;
+      case 'initialize':
+        this.initializeInTurn(request);
+        return undefined;
+      case 'serve':
+        return admission.era ? { cancellationScope: STDIO_SCOPE, era: admission.era } : { cancellationScope: STDIO_SCOPE };
     }
-    if (verdict.era === 'initialize') {
-      this.initializeInTurn(request);
-      return undefined;
-    }
-    if (verdict.era === 'session') return { cancellationScope: STDIO_SCOPE, era: this.eras.callEra(this.session!) };
-    // A server/discover probe does not pin: a dual-era client may still fall back to initialize.
-    if (this.pinned === 'unpinned' && verdict.era === 'modern' && request.method !== 'server/discover') this.pinned = 'modern';
-    // A request with no claim at all is served as 2026-07-28's, which tells it what its envelope lacks.
-    return { cancellationScope: STDIO_SCOPE };
-  }
-
-  /** What only a pipe refuses: a second initialize, initialize on a pipe pinned modern, a session's request before initialize. */
-  private refusal(request: JsonRpcRequest, era: 'modern' | 'initialize' | 'session' | 'neither'): McpError | undefined {
-    if (era === 'initialize' && this.pinned === 'session') return new InvalidRequestError('Invalid Request: the session is already initialized');
-    if (era === 'initialize' && this.pinned === 'modern') return new UnsupportedProtocolVersionError(String(request.params?.protocolVersion ?? ''));
-    if (era === 'session' && !this.session) return new ModernEraDisabledError();
-    return undefined;
   }
 
   /**
@@ -246,14 +226,11 @@ export class McpStdioTransport {
     });
   }
 
-  /** 2025 `initialize`: the pipe holds the new session for its lifetime, and its notifications start. */
+  /** `initialize`: answered, and the new session's notifications go to the pipe until it closes. */
   private initialize(request: JsonRpcRequest): void {
-    const outcome = this.eras.initialize(request);
-    this.write(outcome.message);
-    if (!outcome.session) return;
-    this.pinned = 'session';
-    this.session = outcome.session;
-    this.sessionFeed = this.eras.notifications(outcome.session).subscribe({
+    const { message, notifications } = this.era.initialize(request);
+    this.write(message);
+    this.sessionFeed = notifications?.subscribe({
       next: (notification) => this.write(notification),
       // Only a second subscriber is refused, and this pipe is the session's one holder.
       error: (error: unknown) => this.logger.warn(`The session's notifications stopped: ${error instanceof Error ? error.message : String(error)}`),
@@ -261,7 +238,7 @@ export class McpStdioTransport {
   }
 
   private serve(request: JsonRpcRequest): void {
-    const facts = this.pin(request);
+    const facts = this.admit(request);
     if (!facts) return;
     const key = keyOf(request.id);
     if (this.inFlight.has(key)) {

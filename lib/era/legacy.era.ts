@@ -6,8 +6,8 @@ import { isPlainObject } from '../protocol/json-value.js';
 import type { RequestMeta } from '../protocol/request-meta.js';
 import type { InputRequests, InputRequiredResult, InputResponses, JsonObject, JsonRpcNotification, JsonRpcRequest, Result } from '../protocol/wire.types.js';
 import type { ClientRequests } from './client-requests.js';
-import { capabilitiesIn2025 } from './extensions-2025.js';
-import { asLegacyError, asLegacyWire, legacyInputParams, renderLegacyNotification, renderLegacyRequest, renderLegacyResult } from './render-2025.js';
+import { capabilitiesIn2025 } from './legacy-extensions.js';
+import { asLegacyError, asLegacyWire, legacyInputParams, renderLegacyNotification, renderLegacyRequest, renderLegacyResult } from './legacy-render.js';
 import type { McpSession } from './session.js';
 import type { LegacySessionFeeds } from './session-feeds.js';
 
@@ -15,7 +15,7 @@ import type { LegacySessionFeeds } from './session-feeds.js';
 const MAX_ROUNDS = 16;
 
 /** What every session's calls share on this instance. */
-export interface SessionEraServices {
+export interface LegacyEraServices {
   clientRequests: ClientRequests;
   feeds: LegacySessionFeeds;
   /** `mocapi.session.input-timeout`: how long a question on the stream waits for its answer. */
@@ -28,13 +28,12 @@ export interface SessionEraServices {
  * call's stream and the method run again with the answer (the MRTR replay, run by the server, one
  * call from the client's view); results and errors are rendered for 2025.
  */
-export class SessionEra implements CallEra {
-  readonly name = 'legacy';
+export class LegacyEra implements CallEra {
   readonly sessionId: string;
 
   constructor(
     private readonly session: McpSession,
-    private readonly services: SessionEraServices,
+    private readonly services: LegacyEraServices,
   ) {
     this.sessionId = session.id;
   }
@@ -53,6 +52,10 @@ export class SessionEra implements CallEra {
       progressToken: typeof progressToken === 'string' || typeof progressToken === 'number' ? progressToken : undefined,
       raw,
     };
+  }
+
+  serves(route: MethodRoute): boolean {
+    return route.era === 'legacy' || route.era === 'both';
   }
 
   /**

@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import type { Result } from '../protocol/wire.types.js';
 import { MissingRequiredClientCapabilityError, InvalidParamsError } from '../protocol/mcp.error.js';
-import { asLegacyError, LEGACY_ELICITATION_UNAVAILABLE, legacyInputParams, renderLegacyNotification, renderLegacyRequest, renderLegacyResult } from './render-2025.js';
+import { asLegacyError, LEGACY_ELICITATION_UNAVAILABLE, legacyInputParams, renderLegacyNotification, renderLegacyRequest, renderLegacyResult } from './legacy-render.js';
 
 const modern = (value: object) => value as unknown as Result;
 

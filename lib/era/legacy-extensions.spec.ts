@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { capabilitiesIn2025, definedIn2025 } from './extensions-2025.js';
+import { capabilitiesIn2025, definedIn2025 } from './legacy-extensions.js';
 
 describe('extensions in a 2025 session', () => {
   it('drops a tasks extension declared at initialize (SEP-2663: not defined under 2025-11-25), keeping the rest', () => {
